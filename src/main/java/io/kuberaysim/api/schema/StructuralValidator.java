@@ -30,6 +30,8 @@ public final class StructuralValidator {
     public static ValidationResult validate(JsonNode body, Schema schema) {
         Walk walk = new Walk();
         JsonNode value = walk.process(body, schema, "");
+        // Sorted, as the apiserver sorts its unknown-field warnings, so output does not depend on key order.
+        walk.unknown.sort(null);
         return new ValidationResult(value, walk.unknown, walk.errors);
     }
 

@@ -9,7 +9,7 @@ import tools.jackson.databind.JsonNode;
  *
  * @param value         a pruned and defaulted copy of the input (the input itself is never changed)
  * @param unknownFields paths of fields that were dropped because the schema does not declare them, in the
- *                      form kube-apiserver uses in its {@code unknown field "..."} warnings
+ *                      form kube-apiserver uses in its {@code unknown field "..."} warnings, sorted
  * @param errors        validation failures; empty when the value is valid
  */
 public record ValidationResult(JsonNode value, List<String> unknownFields, List<FieldError> errors) {
