@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@link #schedule(Duration, Runnable)} fire only when time is moved with {@link #advance(Duration)},
  * in order of due time and then of scheduling order, and each timer and all the work it causes
  * runs to quiescence before the next one fires. Given the same inputs a run therefore produces the
- * same sequence of events on every execution, independent of thread timing.
+ * same sequence of events on every execution, independent of thread timing. (Inputs from other
+ * threads race with the loop like any concurrent input; a driver that wants a reproducible run submits
+ * from one thread and calls {@link #awaitIdle()} or {@link #advance(Duration)} between inputs.)
  *
  * <p>For interactive use, {@link #startFollowingWallClock(double)} moves virtual time continuously
  * from a background thread.
