@@ -2,6 +2,7 @@ package io.kuberaysim.api.ray;
 
 import java.time.Instant;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kuberaysim.api.schema.Description;
@@ -52,6 +53,7 @@ public record Condition(
     }
 
     /** Whether {@code status} is True. */
+    @JsonIgnore
     public boolean isTrue() {
         return status == Status.True;
     }
