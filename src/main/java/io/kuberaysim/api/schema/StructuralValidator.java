@@ -28,8 +28,16 @@ public final class StructuralValidator {
 
     /** Validates, prunes and defaults {@code body} against {@code schema} without modifying {@code body}. */
     public static ValidationResult validate(JsonNode body, Schema schema) {
+        return validate(body, schema, "");
+    }
+
+    /**
+     * Like {@link #validate(JsonNode, Schema)} for a part of a resource, e.g. only {@code status} for the
+     * status subresource: {@code basePath} (such as {@code "status"}) prefixes every reported path.
+     */
+    public static ValidationResult validate(JsonNode body, Schema schema, String basePath) {
         Walk walk = new Walk();
-        JsonNode value = walk.process(body, schema, "");
+        JsonNode value = walk.process(body, schema, basePath == null ? "" : basePath);
         // Sorted, as the apiserver sorts its unknown-field warnings, so output does not depend on key order.
         walk.unknown.sort(null);
         return new ValidationResult(value, walk.unknown, walk.errors);
@@ -46,6 +54,10 @@ public final class StructuralValidator {
                 String expected = schema.intOrString() ? "integer,string" : schema.type().jsonName();
                 errors.add(FieldError.invalid(path, FieldError.quote(actual),
                         displayPath(path) + " in body must be of type " + expected + ": " + FieldError.quote(actual)));
+                // The apiserver checks the enum independently of the type, so both errors appear.
+                if (!schema.enumValues().isEmpty() && value.isValueNode() && !value.isNull()) {
+                    errors.add(FieldError.notSupported(path, value, schema.enumValues()));
+                }
                 return value.deepCopy();
             }
             if (value.isObject()) {

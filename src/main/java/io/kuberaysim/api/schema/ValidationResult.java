@@ -20,6 +20,17 @@ public record ValidationResult(JsonNode value, List<String> unknownFields, List<
         errors = List.copyOf(errors);
     }
 
+    /**
+     * The errors joined the way kube-apiserver words an Invalid status after the object name:
+     * {@code field: message} for one error, {@code [a: m1, b: m2]} for several (duplicates dropped).
+     *
+     * @return the summary, or an empty string when there are no errors
+     */
+    public String summary() {
+        List<String> lines = errors.stream().map(FieldError::describe).distinct().toList();
+        return lines.size() == 1 ? lines.get(0) : lines.isEmpty() ? "" : "[" + String.join(", ", lines) + "]";
+    }
+
     /** Whether no errors were found (unknown fields are warnings, not errors). */
     public boolean isValid() {
         return errors.isEmpty();

@@ -164,6 +164,35 @@ class StructuralValidatorTest {
     }
 
     @Test
+    void reportsEnumViolationAlongsideTypeMismatch() {
+        ValidationResult result = StructuralValidator.validate(json("{'title':'t','color':true}"), ROOT);
+
+        assertThat(result.errors()).extracting(FieldError::describe).containsExactly(
+                "color: Invalid value: \"boolean\": color in body must be of type string: \"boolean\"",
+                "color: Unsupported value: true: supported values: \"red\", \"green\"");
+    }
+
+    @Test
+    void prefixesPathsWithTheBasePath() {
+        Schema item = ROOT.properties().get("items").items();
+
+        ValidationResult result = StructuralValidator.validate(json("{'size':'big','x':1}"), item, "spec.items[3]");
+
+        assertThat(result.errors()).extracting(FieldError::field)
+                .containsExactly("spec.items[3].size", "spec.items[3].name");
+        assertThat(result.unknownFields()).containsExactly("spec.items[3].x");
+    }
+
+    @Test
+    void summarisesErrorsLikeAnAggregate() {
+        assertThat(StructuralValidator.validate(json("{'title':'t'}"), ROOT).summary()).isEmpty();
+        assertThat(StructuralValidator.validate(json("{}"), ROOT).summary()).isEqualTo("title: Required value");
+        assertThat(StructuralValidator.validate(json("{'replicas':-2}"), ROOT).summary()).isEqualTo(
+                "[replicas: Invalid value: -2: replicas in body should be greater than or equal to 0, "
+                        + "title: Required value]");
+    }
+
+    @Test
     void collectsSeveralErrorsInOnePass() {
         ValidationResult result = StructuralValidator.validate(
                 json("{'replicas':'x','items':[{},{'name':3}]}"), ROOT);
