@@ -111,4 +111,20 @@ class RayServiceTest {
         assertThat(RaySchemas.forKindOrResource("pods")).isNull();
         assertThat(RaySchemas.byKind()).containsOnlyKeys("RayCluster", "RayJob", "RayService");
     }
+
+    @Test
+    void publishesOpenApiComponentsTaggedWithTheirKind() {
+        ObjectNode components = RaySchemas.openApiComponents(JSON);
+
+        assertThat(components.propertyNames()).containsExactly("io.ray.v1.RayCluster", "io.ray.v1.RayJob",
+                "io.ray.v1.RayService");
+        JsonNode job = components.get("io.ray.v1.RayJob");
+        assertThat(job.at("/x-kubernetes-group-version-kind/0/kind").asString()).isEqualTo("RayJob");
+        assertThat(job.at("/x-kubernetes-group-version-kind/0/group").asString()).isEqualTo("ray.io");
+        assertThat(job.at("/properties/spec/properties/submissionMode/default").asString()).isEqualTo("K8sJobMode");
+        assertThat(job.at("/properties/spec/properties/submitterPodTemplate/x-kubernetes-preserve-unknown-fields")
+                .asBoolean()).isTrue();
+        assertThat(job.at("/properties/status/properties/rayClusterStatus/properties/desiredCPU/"
+                + "x-kubernetes-int-or-string").asBoolean()).isTrue();
+    }
 }
