@@ -27,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       ({@code metadata.finalizers}) are unioned;</li>
  *   <li>{@code {"$patch":"replace"}} on a map, or as a list element, replaces instead of merging;
  *       {@code {"$patch":"delete"}} on a map empties it, as a list element (with the merge key) deletes the matching
- *       element; {@code $patch: merge} is the default;</li>
+ *       element; {@code $patch: merge} is the default (accepted explicitly on maps, rejected in lists as the
+ *       real server does);</li>
  *   <li>{@code $setElementOrder/<list>} fixes the order of the merged list, {@code $retainKeys} drops map keys that
  *       are not listed, {@code $deleteFromPrimitiveList/<list>} removes scalars from a merging scalar list.</li>
  * </ul>
@@ -91,7 +92,12 @@ public final class StrategicMergePatch {
             if (isText(directive, DELETE)) {
                 return NODES.objectNode();
             }
-            throw new PatchException("unknown patch type: " + text(directive) + " in map: " + patch);
+            if (isText(directive, MERGE)) {
+                // apimachinery rejects an explicit "merge" on a map; accepting it as the default costs nothing.
+                patch.remove(DIRECTIVE);
+            } else {
+                throw new PatchException("unknown patch type: " + text(directive) + " in map: " + patch);
+            }
         }
         applyRetainKeys(original, patch);
         applySetElementOrder(original, patch, path);
@@ -453,32 +459,20 @@ public final class StrategicMergePatch {
     }
 
     /**
-     * A patch value entering the result unmerged: nulls dropped, maps carrying {@code $patch} dropped, and
-     * directive keys removed, so no directive is ever stored. Returns {@code null} if the value itself is dropped.
+     * A patch value entering the result unmerged: nulls dropped, maps carrying {@code $patch: delete} dropped,
+     * and directive keys removed, so no directive is ever stored. Returns {@code null} if the value itself is
+     * dropped. (apimachinery drops a new map carrying any {@code $patch}; keeping a replace/merge map's content is
+     * what the client evidently meant.)
      */
     private static JsonNode clean(JsonNode v) {
         if (v.isObject()) {
-            if (v.has(DIRECTIVE)) {
-                return null;
-            }
-            ObjectNode out = NODES.objectNode();
-            for (Map.Entry<String, JsonNode> e : v.properties()) {
-                String k = e.getKey();
-                if (e.getValue().isNull() || k.equals(RETAIN_KEYS) || k.startsWith(SET_ELEMENT_ORDER + "/")
-                        || k.startsWith(DELETE_FROM_PRIMITIVE_LIST + "/")) {
-                    continue;
-                }
-                JsonNode c = clean(e.getValue());
-                if (c != null) {
-                    out.set(k, c);
-                }
-            }
-            return out;
+            return cleanMap(v, false);
         }
         if (v.isArray()) {
             ArrayNode out = NODES.arrayNode();
             for (JsonNode item : v) {
-                JsonNode c = clean(item);
+                // In a list, any element carrying $patch is a directive about the list, not an element.
+                JsonNode c = item.isObject() ? cleanMap(item, true) : clean(item);
                 if (c != null) {
                     out.add(c);
                 }
@@ -486,6 +480,30 @@ public final class StrategicMergePatch {
             return out;
         }
         return v;
+    }
+
+    private static JsonNode cleanMap(JsonNode v, boolean listElement) {
+        JsonNode directive = v.get(DIRECTIVE);
+        if (directive != null && (listElement || !(isText(directive, REPLACE) || isText(directive, MERGE)))) {
+            return null;
+        }
+        ObjectNode out = NODES.objectNode();
+        for (Map.Entry<String, JsonNode> e : v.properties()) {
+            String k = e.getKey();
+            if (e.getValue().isNull() || isDirectiveKey(k)) {
+                continue;
+            }
+            JsonNode c = clean(e.getValue());
+            if (c != null) {
+                out.set(k, c);
+            }
+        }
+        return out;
+    }
+
+    private static boolean isDirectiveKey(String k) {
+        return k.equals(DIRECTIVE) || k.equals(RETAIN_KEYS) || k.startsWith(SET_ELEMENT_ORDER + "/")
+                || k.startsWith(DELETE_FROM_PRIMITIVE_LIST + "/");
     }
 
     private static void addIfKept(List<JsonNode> list, JsonNode v) {
