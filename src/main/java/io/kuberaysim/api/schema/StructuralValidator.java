@@ -1,5 +1,6 @@
 package io.kuberaysim.api.schema;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -120,7 +121,7 @@ public final class StructuralValidator {
                 errors.add(FieldError.notSupported(path, value, schema.enumValues()));
             }
             if (schema.minimum() != null && value.isNumber()
-                    && value.decimalValue().compareTo(java.math.BigDecimal.valueOf(schema.minimum())) < 0) {
+                    && value.decimalValue().compareTo(BigDecimal.valueOf(schema.minimum())) < 0) {
                 errors.add(FieldError.invalid(path, FieldError.render(value),
                         displayPath(path) + " in body should be greater than or equal to " + schema.minimum()));
             }
