@@ -202,6 +202,28 @@ public final class NameValidation {
         return name;
     }
 
+    /** Characters of the random generateName suffix: no vowels (no accidental words) and no look-alikes. */
+    private static final String GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+    /** Length of the random generateName suffix. */
+    public static final int GENERATE_NAME_RANDOM_LENGTH = 5;
+    private static final int MAX_GENERATED_NAME_LENGTH = DNS1123_LABEL_MAX_LENGTH - GENERATE_NAME_RANDOM_LENGTH;
+
+    /**
+     * Builds a name from a {@code generateName} prefix the way the API server's simple name generator does: the
+     * prefix cut to 58 bytes plus 5 random characters. Validate the prefix first with
+     * {@link #nameIsDnsSubdomain(String, boolean) nameIsDnsSubdomain(prefix, true)}; the result is then validated
+     * like any other name.
+     */
+    public static String generateName(String prefix, java.util.random.RandomGenerator random) {
+        String base = prefix.length() > MAX_GENERATED_NAME_LENGTH ? prefix.substring(0, MAX_GENERATED_NAME_LENGTH)
+                : prefix;
+        StringBuilder sb = new StringBuilder(base);
+        for (int i = 0; i < GENERATE_NAME_RANDOM_LENGTH; i++) {
+            sb.append(GENERATE_NAME_ALPHABET.charAt(random.nextInt(GENERATE_NAME_ALPHABET.length())));
+        }
+        return sb.toString();
+    }
+
     /**
      * Annotation key problems: each key must be a qualified name, compared in lower case (annotation keys are
      * case-insensitive for this rule). Each entry is {@code key -> message}; the size limit is checked by

@@ -63,6 +63,15 @@ class LabelSelectorTest {
     }
 
     @Test
+    void documentedExample() {
+        LabelSelector s = LabelSelector.parse("x in (foo,,baz),y,z notin ()");
+        assertThat(s.toString()).isEqualTo("x in (,baz,foo),y,z notin ()");
+        assertThat(s.matches(Map.of("x", "", "y", "1"))).isTrue();
+        assertThat(s.matches(Map.of("x", "foo", "y", "1", "z", ""))).isFalse();
+        assertThat(s.matches(Map.of("x", "bar", "y", "1"))).isFalse();
+    }
+
+    @Test
     void nullLabelsAreEmpty() {
         assertThat(LabelSelector.parse("!a").matches(null)).isTrue();
         assertThat(LabelSelector.parse("a").matches(null)).isFalse();

@@ -93,6 +93,17 @@ class NameValidationTest {
     }
 
     @Test
+    void generatedNamesAreValidNames() {
+        java.util.Random random = new java.util.Random(42);
+        String name = NameValidation.generateName("raycluster-sample-", random);
+        assertThat(name).matches("raycluster-sample-[bcdfghjklmnpqrstvwxz2456789]{5}");
+        assertThat(NameValidation.isDns1123Subdomain(name)).isEmpty();
+        String longName = NameValidation.generateName("p".repeat(80) + "-", random);
+        assertThat(longName).hasSize(63).startsWith("p".repeat(58));
+        assertThat(NameValidation.isDns1123Label(longName)).isEmpty();
+    }
+
+    @Test
     void annotationsSize() {
         Map<String, String> ok = Map.of("k", "v".repeat(256 * 1024 - 1));
         assertThat(NameValidation.validateAnnotationsSize(ok)).isEmpty();
