@@ -38,9 +38,19 @@ class WallClockTest {
     @Test
     void timersFireAfterTheirDelayAndCancelledOnesDoNot() throws InterruptedException {
         Instant before = clock.now();
+        // Hold the loop so the timer cannot fire between schedule and cancel on a slow machine.
+        CountDownLatch gate = new CountDownLatch(1);
+        clock.execute(() -> {
+            try {
+                gate.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         AtomicBoolean cancelledRan = new AtomicBoolean();
-        Cancellable cancelled = clock.schedule(Duration.ofMillis(5), () -> cancelledRan.set(true));
+        Cancellable cancelled = clock.schedule(Duration.ofMillis(1), () -> cancelledRan.set(true));
         cancelled.cancel();
+        gate.countDown();
         CountDownLatch fired = new CountDownLatch(1);
         Instant[] firedAt = new Instant[1];
         clock.schedule(Duration.ofMillis(20), () -> {
