@@ -1,0 +1,56 @@
+package io.kuberaysim.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** The resources this server serves, in discovery order. */
+public final class ResourceTypes {
+    private static final List<String> ALL = List.of("all");
+
+    public static final ResourceType NAMESPACES = new ResourceType("", "v1", "Namespace", "namespaces", "namespace",
+            false, true, List.of("ns"), List.of());
+    public static final ResourceType NODES = new ResourceType("", "v1", "Node", "nodes", "node",
+            false, true, List.of("no"), List.of());
+    public static final ResourceType PODS = new ResourceType("", "v1", "Pod", "pods", "pod",
+            true, true, List.of("po"), ALL);
+    public static final ResourceType SERVICES = new ResourceType("", "v1", "Service", "services", "service",
+            true, true, List.of("svc"), ALL);
+    public static final ResourceType EVENTS = new ResourceType("", "v1", "Event", "events", "event",
+            true, false, List.of("ev"), List.of());
+    public static final ResourceType CONFIGMAPS = new ResourceType("", "v1", "ConfigMap", "configmaps", "configmap",
+            true, false, List.of("cm"), List.of());
+    public static final ResourceType JOBS = new ResourceType("batch", "v1", "Job", "jobs", "job",
+            true, true, List.of(), ALL);
+    public static final ResourceType RAYCLUSTERS = new ResourceType("ray.io", "v1", "RayCluster", "rayclusters",
+            "raycluster", true, true, List.of(), ALL);
+    public static final ResourceType RAYJOBS = new ResourceType("ray.io", "v1", "RayJob", "rayjobs", "rayjob",
+            true, true, List.of(), ALL);
+    public static final ResourceType RAYSERVICES = new ResourceType("ray.io", "v1", "RayService", "rayservices",
+            "rayservice", true, true, List.of(), ALL);
+
+    public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
+            JOBS, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
+
+    private static final Map<String, ResourceType> BY_PATH = ALL_TYPES.stream()
+            .collect(Collectors.toUnmodifiableMap(t -> key(t.group(), t.version(), t.plural()), Function.identity()));
+    private static final Map<String, ResourceType> BY_KIND = ALL_TYPES.stream()
+            .collect(Collectors.toUnmodifiableMap(t -> t.apiVersion() + "/" + t.kind(), Function.identity()));
+
+    private ResourceTypes() {
+    }
+
+    public static Optional<ResourceType> find(String group, String version, String plural) {
+        return Optional.ofNullable(BY_PATH.get(key(group, version, plural)));
+    }
+
+    public static Optional<ResourceType> findByKind(String apiVersion, String kind) {
+        return Optional.ofNullable(BY_KIND.get(apiVersion + "/" + kind));
+    }
+
+    private static String key(String group, String version, String plural) {
+        return group + "/" + version + "/" + plural;
+    }
+}

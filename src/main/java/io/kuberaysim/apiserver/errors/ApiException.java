@@ -1,0 +1,128 @@
+package io.kuberaysim.apiserver.errors;
+
+import io.kuberaysim.api.ResourceType;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A request failure carrying everything a metav1 {@code Status} needs. Every layer throws this; the HTTP
+ * layer turns it into a Status body in one place. Factory methods reproduce kube-apiserver's messages.
+ */
+public final class ApiException extends RuntimeException {
+    private final int code;
+    private final String reason;
+    private final StatusDetails details;
+
+    public ApiException(int code, String reason, String message, StatusDetails details) {
+        super(message, null, false, false);
+        this.code = code;
+        this.reason = reason;
+        this.details = details;
+    }
+
+    /** Name, group, kind (the plural resource for resource errors), uid and causes of a Status. */
+    public record StatusDetails(String name, String group, String kind, String uid, List<StatusCause> causes,
+                                Integer retryAfterSeconds) {
+        public static StatusDetails of(ResourceType type, String name) {
+            return new StatusDetails(name, type.group(), type.plural(), null, List.of(), null);
+        }
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String reason() {
+        return reason;
+    }
+
+    public StatusDetails details() {
+        return details;
+    }
+
+    public static ApiException notFound(ResourceType type, String name) {
+        return new ApiException(404, "NotFound", type.groupResource() + " \"" + name + "\" not found",
+                StatusDetails.of(type, name));
+    }
+
+    public static ApiException namespaceNotFound(String namespace) {
+        return new ApiException(404, "NotFound", "namespaces \"" + namespace + "\" not found",
+                new StatusDetails(namespace, "", "namespaces", null, List.of(), null));
+    }
+
+    public static ApiException pathNotFound() {
+        return new ApiException(404, "NotFound", "the server could not find the requested resource", null);
+    }
+
+    public static ApiException alreadyExists(ResourceType type, String name) {
+        return new ApiException(409, "AlreadyExists", type.groupResource() + " \"" + name + "\" already exists",
+                StatusDetails.of(type, name));
+    }
+
+    public static ApiException generateNameConflict(ResourceType type, String name) {
+        return new ApiException(409, "AlreadyExists", type.groupResource() + " \"" + name
+                + "\" already exists, the server was not able to generate a unique name for the object",
+                new StatusDetails(name, type.group(), type.plural(), null, List.of(), 1));
+    }
+
+    public static ApiException conflict(ResourceType type, String name, String why) {
+        return new ApiException(409, "Conflict", "Operation cannot be fulfilled on " + type.groupResource() + " \""
+                + name + "\": " + why, StatusDetails.of(type, name));
+    }
+
+    public static ApiException modifiedConflict(ResourceType type, String name) {
+        return conflict(type, name,
+                "the object has been modified; please apply your changes to the latest version and try again");
+    }
+
+    /** 422 Invalid: {@code Kind.group "name" is invalid: field: message} (several causes are bracketed). */
+    public static ApiException invalid(ResourceType type, String name, List<StatusCause> causes) {
+        return invalid(type.groupKind(), type.kind(), type.group(), name, causes);
+    }
+
+    public static ApiException invalid(String qualifiedKind, String kind, String group, String name,
+                                       List<StatusCause> causes) {
+        String text = causes.size() == 1 ? causes.get(0).describe()
+                : causes.stream().map(StatusCause::describe).collect(Collectors.joining(", ", "[", "]"));
+        return new ApiException(422, "Invalid", qualifiedKind + " \"" + name + "\" is invalid: " + text,
+                new StatusDetails(name, group, kind, null, List.copyOf(causes), null));
+    }
+
+    public static ApiException badRequest(String message) {
+        return new ApiException(400, "BadRequest", message, null);
+    }
+
+    public static ApiException methodNotSupported(ResourceType type, String action) {
+        return new ApiException(405, "MethodNotAllowed", action + " is not supported on resources of kind \""
+                + type.groupResource() + "\"", new StatusDetails(null, type.group(), type.plural(), null, List.of(), null));
+    }
+
+    public static ApiException unsupportedMediaType(List<String> accepted) {
+        return new ApiException(415, "UnsupportedMediaType",
+                "the body of the request was in an unknown format - accepted media types include: "
+                        + String.join(", ", accepted), null);
+    }
+
+    public static ApiException notAcceptable(List<String> accepted) {
+        return new ApiException(406, "NotAcceptable",
+                "only the following media types are accepted: " + String.join(", ", accepted), null);
+    }
+
+    public static ApiException expired(String message) {
+        return new ApiException(410, "Expired", message, null);
+    }
+
+    public static ApiException forbidden(ResourceType type, String name, String why) {
+        String target = name == null || name.isEmpty() ? type.groupResource() : type.groupResource() + " \"" + name + "\"";
+        return new ApiException(403, "Forbidden", target + " is forbidden: " + why, StatusDetails.of(type, name));
+    }
+
+    public static ApiException requestEntityTooLarge(String message) {
+        return new ApiException(413, "RequestEntityTooLarge", message, null);
+    }
+
+    public static ApiException internal(String message) {
+        return new ApiException(500, "InternalError", "Internal error occurred: " + message, null);
+    }
+}

@@ -1,0 +1,34 @@
+package io.kuberaysim.apiserver.errors;
+
+/** One cause of a failed request, serialised as {@code {"reason","message","field"}} like metav1.StatusCause. */
+public record StatusCause(String reason, String message, String field) {
+
+    public static StatusCause required(String field) {
+        return new StatusCause("FieldValueRequired", "Required value", field);
+    }
+
+    public static StatusCause invalid(String field, Object value, String detail) {
+        return new StatusCause("FieldValueInvalid", "Invalid value: " + render(value) + ": " + detail, field);
+    }
+
+    public static StatusCause forbidden(String field, String detail) {
+        return new StatusCause("FieldValueForbidden", "Forbidden: " + detail, field);
+    }
+
+    public static StatusCause tooLong(String field, int max) {
+        return new StatusCause("FieldValueTooLong", "Too long: may not be more than " + max + " bytes", field);
+    }
+
+    /** Renders a value as Go's %#v does for the types we meet: quoted strings, bare numbers. */
+    static String render(Object value) {
+        if (value instanceof String s) {
+            return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        }
+        return String.valueOf(value);
+    }
+
+    /** The text kube-apiserver prints for a field error: {@code field: message}. */
+    public String describe() {
+        return field == null || field.isEmpty() ? message : field + ": " + message;
+    }
+}

@@ -1,0 +1,122 @@
+package io.kuberaysim.apiserver.http;
+
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.registry.DeleteOptions;
+import io.kuberaysim.apiserver.registry.ListOptions;
+import io.kuberaysim.apiserver.registry.WriteOptions;
+import jakarta.servlet.http.HttpServletRequest;
+import tools.jackson.databind.JsonNode;
+
+import java.util.List;
+
+/** Reads list, write and delete options from query parameters (and a DeleteOptions body), validating them. */
+final class QueryOptions {
+    private QueryOptions() {
+    }
+
+    static ListOptions list(HttpServletRequest req) {
+        return new ListOptions(req.getParameter("labelSelector"), req.getParameter("fieldSelector"),
+                longParam(req, "limit"), req.getParameter("continue"), req.getParameter("resourceVersion"),
+                longParam(req, "timeoutSeconds"), bool(req, "allowWatchBookmarks"), bool(req, "sendInitialEvents"));
+    }
+
+    static boolean watch(HttpServletRequest req) {
+        return bool(req, "watch");
+    }
+
+    static WriteOptions write(HttpServletRequest req) {
+        return new WriteOptions(dryRun(req.getParameterValues("dryRun")), fieldValidation(req),
+                req.getParameter("fieldManager"), req.getParameter("force") == null ? null : bool(req, "force"));
+    }
+
+    static boolean dryRun(String[] values) {
+        if (values == null) {
+            return false;
+        }
+        for (String v : values) {
+            if (!v.equals("All")) {
+                throw ApiException.badRequest("dryRun: Unsupported value: \"" + v + "\": supported values: \"All\"");
+            }
+        }
+        return values.length > 0;
+    }
+
+    private static WriteOptions.FieldValidation fieldValidation(HttpServletRequest req) {
+        String v = req.getParameter("fieldValidation");
+        if (v == null || v.isEmpty()) {
+            return WriteOptions.FieldValidation.WARN;
+        }
+        return switch (v) {
+            case "Strict" -> WriteOptions.FieldValidation.STRICT;
+            case "Warn" -> WriteOptions.FieldValidation.WARN;
+            case "Ignore" -> WriteOptions.FieldValidation.IGNORE;
+            default -> throw ApiException.badRequest("fieldValidation directive must be one of \"Strict\", "
+                    + "\"Warn\" or \"Ignore\", got \"" + v + "\"");
+        };
+    }
+
+    static DeleteOptions delete(HttpServletRequest req, JsonNode body) {
+        String policy = req.getParameter("propagationPolicy");
+        Long grace = longParam(req, "gracePeriodSeconds");
+        Boolean orphan = req.getParameter("orphanDependents") == null ? null : bool(req, "orphanDependents");
+        boolean dryRun = dryRun(req.getParameterValues("dryRun"));
+        String uid = null;
+        String rv = null;
+        if (body != null && body.isObject()) {
+            JsonNode p = body.get("propagationPolicy");
+            if (p != null && !p.isNull()) {
+                policy = p.asString();
+            }
+            JsonNode g = body.get("gracePeriodSeconds");
+            if (g != null && !g.isNull()) {
+                if (!g.canConvertToLong()) {
+                    throw ApiException.badRequest("gracePeriodSeconds must be an integer");
+                }
+                grace = g.asLong();
+            }
+            JsonNode o = body.get("orphanDependents");
+            if (o != null && !o.isNull()) {
+                orphan = o.asBoolean();
+            }
+            JsonNode d = body.get("dryRun");
+            if (d != null && d.isArray()) {
+                List<String> values = new java.util.ArrayList<>();
+                d.forEach(x -> values.add(x.asString()));
+                dryRun = dryRun || dryRun(values.toArray(String[]::new));
+            }
+            JsonNode pre = body.get("preconditions");
+            if (pre != null && pre.isObject()) {
+                uid = pre.path("uid").isString() ? pre.get("uid").asString() : null;
+                rv = pre.path("resourceVersion").isString() ? pre.get("resourceVersion").asString() : null;
+            }
+        }
+        if (grace != null && grace < 0) {
+            grace = 0L;
+        }
+        return new DeleteOptions(policy, grace, uid, rv, dryRun, orphan);
+    }
+
+    private static boolean bool(HttpServletRequest req, String name) {
+        String v = req.getParameter(name);
+        if (v == null) {
+            return false;
+        }
+        return switch (v.toLowerCase()) {
+            case "true", "1", "" -> true;
+            case "false", "0" -> false;
+            default -> throw ApiException.badRequest(name + ": invalid boolean value \"" + v + "\"");
+        };
+    }
+
+    private static Long longParam(HttpServletRequest req, String name) {
+        String v = req.getParameter(name);
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest(name + ": invalid integer value \"" + v + "\"");
+        }
+    }
+}

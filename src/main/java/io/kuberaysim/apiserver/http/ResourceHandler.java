@@ -1,0 +1,166 @@
+package io.kuberaysim.apiserver.http;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.registry.DeleteOptions;
+import io.kuberaysim.apiserver.registry.DeleteResult;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.ListOptions;
+import io.kuberaysim.apiserver.registry.ListResult;
+import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.apiserver.registry.WriteResult;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every Kubernetes resource path, dispatched by verb to the generic registry: GET (object, list, watch),
+ * POST, PUT, PATCH, DELETE (object and collection), for the main resource and its status subresource.
+ */
+@RestController
+class ResourceHandler {
+    private final GenericRegistry registry;
+    private final ResponseRenderer renderer;
+
+    ResourceHandler(GenericRegistry registry, ResponseRenderer renderer) {
+        this.registry = registry;
+        this.renderer = renderer;
+    }
+
+    private static ResourcePath path(HttpServletRequest req) {
+        return ResourcePath.parse(req.getRequestURI());
+    }
+
+    @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.GET)
+    Object get(HttpServletRequest req) {
+        ResourcePath p = path(req);
+        if (p.isCollection()) {
+            ListOptions options = QueryOptions.list(req);
+            if (QueryOptions.watch(req)) {
+                return renderer.watch(p.type(), p.namespace(), options, req);
+            }
+            ListResult result = registry.reader().list(p.type(), p.namespace(), options);
+            return renderer.list(p.type(), result, req);
+        }
+        StoredObject o = registry.reader().get(p.type(), p.namespace(), p.name());
+        return renderer.object(o, req);
+    }
+
+    @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.POST)
+    ResponseEntity<byte[]> create(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+        ResourcePath p = path(req);
+        if (!p.isCollection()) {
+            throw ApiException.methodNotSupported(p.type(), "create");
+        }
+        if (p.type().namespaced() && p.namespace() == null) {
+            throw ApiException.methodNotSupported(p.type(), "create");
+        }
+        ObjectNode obj = RequestBodies.object(body, req.getContentType());
+        WriteResult r = registry.create(p.type(), p.namespace(), obj, QueryOptions.write(req));
+        return written(r, HttpStatus.CREATED);
+    }
+
+    @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PUT)
+    ResponseEntity<byte[]> update(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+        ResourcePath p = path(req);
+        if (p.isCollection()) {
+            throw ApiException.methodNotSupported(p.type(), "update");
+        }
+        ObjectNode obj = RequestBodies.object(body, req.getContentType());
+        boolean status = "status".equals(p.subresource()) || "finalize".equals(p.subresource());
+        if ("finalize".equals(p.subresource())) {
+            // a Namespace's finalize subresource writes spec.finalizers only
+            StoredObject current = registry.reader().get(p.type(), null, p.name());
+            ObjectNode next = current.copy();
+            JsonNode fin = Json.at(obj, "spec", "finalizers");
+            if (fin == null) {
+                ((ObjectNode) next.get("spec")).remove("finalizers");
+            } else {
+                ((ObjectNode) next.get("spec")).set("finalizers", fin);
+            }
+            return written(registry.update(p.type(), null, p.name(), next, false, QueryOptions.write(req)),
+                    HttpStatus.OK);
+        }
+        WriteResult r = registry.update(p.type(), p.namespace(), p.name(), obj, status, QueryOptions.write(req));
+        return written(r, HttpStatus.OK);
+    }
+
+    @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PATCH)
+    ResponseEntity<byte[]> patch(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+        ResourcePath p = path(req);
+        if (p.isCollection()) {
+            throw ApiException.methodNotSupported(p.type(), "patch");
+        }
+        PatchType type = PatchType.fromContentType(req.getContentType())
+                .orElseThrow(() -> ApiException.unsupportedMediaType(acceptedPatchTypes(p)));
+        JsonNode patch = RequestBodies.patch(body, type);
+        WriteResult r = registry.patch(p.type(), p.namespace(), p.name(), type, patch,
+                "status".equals(p.subresource()), QueryOptions.write(req));
+        return written(r, r.created() ? HttpStatus.CREATED : HttpStatus.OK);
+    }
+
+    private List<String> acceptedPatchTypes(ResourcePath p) {
+        List<String> types = new ArrayList<>(List.of(PatchType.JSON.contentType(), PatchType.MERGE.contentType()));
+        if (registry.strategy(p.type()).mergeKeys() != null) {
+            types.add(PatchType.STRATEGIC.contentType());
+        }
+        types.add(PatchType.APPLY.contentType());
+        return types;
+    }
+
+    @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.DELETE)
+    ResponseEntity<byte[]> delete(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+        ResourcePath p = path(req);
+        if (p.subresource() != null) {
+            throw ApiException.methodNotSupported(p.type(), "delete");
+        }
+        JsonNode optionsBody = body == null || body.length == 0 ? null
+                : RequestBodies.object(body, req.getContentType());
+        DeleteOptions options = QueryOptions.delete(req, optionsBody);
+        if (p.isCollection()) {
+            List<DeleteResult> results = registry.deleteCollection(p.type(), p.namespace(), QueryOptions.list(req),
+                    options);
+            List<StoredObject> items = results.stream().map(DeleteResult::object).toList();
+            return json(HttpStatus.OK, ListEncoder.encode(p.type(), items, registry.store().revision(), null, null),
+                    List.of());
+        }
+        DeleteResult r = registry.delete(p.type(), p.namespace(), p.name(), options);
+        if (r.gone() && !registry.strategy(p.type()).returnDeletedObject()) {
+            ObjectNode status = StatusBodies.deleted(r.object().name(), p.type().group(), p.type().plural(),
+                    r.object().uid());
+            return json(HttpStatus.OK, Json.MAPPER.writeValueAsBytes(status), List.of());
+        }
+        return json(HttpStatus.OK, r.object().json(), List.of());
+    }
+
+    private static ResponseEntity<byte[]> written(WriteResult r, HttpStatus status) {
+        return json(status, r.object().json(), r.warnings());
+    }
+
+    static ResponseEntity<byte[]> json(HttpStatus status, byte[] body, List<String> warnings) {
+        HttpHeaders h = new HttpHeaders();
+        h.setContentType(MediaType.APPLICATION_JSON);
+        for (String w : warnings) {
+            h.add("Warning", "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+        }
+        return new ResponseEntity<>(body, h, status);
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,79 @@
+package io.kuberaysim.apiserver.http;
+
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.ApiException;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A parsed Kubernetes resource path: {@code /api/v1[/namespaces/{ns}]/{plural}[/{name}[/{sub}]]} and
+ * {@code /apis/{group}/{version}[/namespaces/{ns}]/{plural}[/{name}[/{sub}]]}. {@code namespace} is null for
+ * cluster-scoped types and for all-namespaces lists.
+ */
+record ResourcePath(ResourceType type, String namespace, String name, String subresource) {
+
+    boolean isCollection() {
+        return name == null;
+    }
+
+    static ResourcePath parse(String uri) {
+        String[] raw = uri.split("/");
+        java.util.List<String> seg = new java.util.ArrayList<>();
+        for (String s : raw) {
+            if (!s.isEmpty()) {
+                seg.add(URLDecoder.decode(s, StandardCharsets.UTF_8));
+            }
+        }
+        String group;
+        String version;
+        int i;
+        if (seg.size() >= 2 && seg.get(0).equals("api")) {
+            group = "";
+            version = seg.get(1);
+            i = 2;
+        } else if (seg.size() >= 3 && seg.get(0).equals("apis")) {
+            group = seg.get(1);
+            version = seg.get(2);
+            i = 3;
+        } else {
+            throw ApiException.pathNotFound();
+        }
+        java.util.List<String> rest = seg.subList(i, seg.size());
+        if (rest.isEmpty()) {
+            throw ApiException.pathNotFound();
+        }
+        String namespace = null;
+        // /namespaces/{ns}/{plural}... is a namespaced collection; /namespaces/{name}[/status] is a Namespace
+        if (rest.get(0).equals("namespaces") && rest.size() >= 3
+                && !(rest.size() == 3 && group.isEmpty() && (rest.get(2).equals("status") || rest.get(2).equals("finalize")))) {
+            namespace = rest.get(1);
+            rest = rest.subList(2, rest.size());
+        }
+        if (rest.size() > 3) {
+            throw ApiException.pathNotFound();
+        }
+        ResourceType type = ResourcesTypesLookup.find(group, version, rest.get(0));
+        if (namespace != null && !type.namespaced()) {
+            throw ApiException.pathNotFound();
+        }
+        String name = rest.size() > 1 ? rest.get(1) : null;
+        String sub = rest.size() > 2 ? rest.get(2) : null;
+        if (name != null && type.namespaced() && namespace == null) {
+            throw ApiException.pathNotFound();
+        }
+        if (sub != null && !(sub.equals("status") && type.statusSubresource())
+                && !(sub.equals("finalize") && type.equals(ResourceTypes.NAMESPACES))) {
+            throw ApiException.pathNotFound();
+        }
+        return new ResourcePath(type, namespace, name, sub);
+    }
+
+    /** Resolves a group/version/plural to a served type, else 404 as kube-apiserver answers unknown paths. */
+    private static final class ResourcesTypesLookup {
+        static ResourceType find(String group, String version, String plural) {
+            return ResourceTypes.find(group, version, plural).orElseThrow(ApiException::pathNotFound);
+        }
+    }
+}

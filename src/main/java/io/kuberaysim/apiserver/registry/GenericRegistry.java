@@ -1,0 +1,626 @@
+package io.kuberaysim.apiserver.registry;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.errors.StatusCause;
+import io.kuberaysim.apiserver.patch.JsonPatch;
+import io.kuberaysim.apiserver.patch.MergeKeys;
+import io.kuberaysim.apiserver.patch.MergePatch;
+import io.kuberaysim.apiserver.patch.PatchException;
+import io.kuberaysim.apiserver.patch.StrategicMergePatch;
+import io.kuberaysim.apiserver.storage.ObjectStore;
+import io.kuberaysim.apiserver.storage.ObjectStore.UpdateResult;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The create/update/patch/delete pipeline shared by every resource, as kube-apiserver's generic registry
+ * store: namespace checks, schema pruning and defaulting, server-set metadata, generation, the status
+ * subresource split, optimistic concurrency, finalizers, graceful deletion and dry runs. Per-resource rules
+ * come from {@link ResourceStrategy}; reads and watches are in {@link ResourceReader}.
+ */
+public final class GenericRegistry {
+    private static final String GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+    private static final int MAX_GENERATED_PREFIX = 58;
+
+    private final ObjectStore store;
+    private final Map<ResourceType, ResourceStrategy> strategies;
+    private final InstantSource clock;
+    private final Supplier<java.util.random.RandomGenerator> random;
+    private final SchemaCheck schemaCheck = new SchemaCheck();
+    private final ResourceReader reader;
+
+    public GenericRegistry(ObjectStore store, List<ResourceStrategy> strategies, InstantSource clock,
+                           java.util.random.RandomGenerator random) {
+        this.store = store;
+        Map<ResourceType, ResourceStrategy> m = new java.util.LinkedHashMap<>();
+        strategies.forEach(s -> m.put(s.type(), s));
+        this.strategies = Map.copyOf(m);
+        this.clock = clock;
+        this.random = () -> random;
+        this.reader = new ResourceReader(store, this.strategies);
+    }
+
+    public ObjectStore store() {
+        return store;
+    }
+
+    public ResourceReader reader() {
+        return reader;
+    }
+
+    public ResourceStrategy strategy(ResourceType type) {
+        ResourceStrategy s = strategies.get(type);
+        if (s == null) {
+            throw ApiException.pathNotFound();
+        }
+        return s;
+    }
+
+    public Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    // ---------------------------------------------------------------- create
+
+    public WriteResult create(ResourceType type, String namespace, ObjectNode body, WriteOptions options) {
+        ResourceStrategy strategy = strategy(type);
+        ObjectNode obj = body.deepCopy();
+        checkTypeMeta(type, obj);
+        ObjectNode meta = Json.child(obj, "metadata");
+        String ns = resolveNamespace(type, namespace, meta);
+        List<String> warnings = new ArrayList<>();
+        obj = schemaCheck.apply(strategy, obj, options, warnings, nameForErrors(meta));
+        meta = Json.child(obj, "metadata");
+
+        String name = Json.text(meta, "name");
+        String generateName = Json.text(meta, "generateName");
+        if ((name == null || name.isEmpty()) && generateName != null && !generateName.isEmpty()) {
+            name = generateName(generateName);
+            meta.put("name", name);
+        }
+        List<StatusCause> causes = new ArrayList<>(validateMetadata(strategy, meta, name, generateName));
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid(type, name == null ? "" : name, causes);
+        }
+        if (type.namespaced()) {
+            meta.put("namespace", ns);
+        } else {
+            meta.remove("namespace");
+        }
+        meta.put("uid", newUid());
+        meta.put("creationTimestamp", now().toString());
+        meta.remove("resourceVersion");
+        meta.remove("deletionTimestamp");
+        meta.remove("deletionGracePeriodSeconds");
+        meta.remove("managedFields");
+        meta.remove("selfLink");
+        if (strategy.tracksGeneration()) {
+            meta.put("generation", 1);
+        } else {
+            meta.remove("generation");
+        }
+        if (type.statusSubresource()) {
+            obj.remove("status");
+        }
+        strategy.prepareForCreate(obj, now());
+        causes.addAll(strategy.validate(obj));
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid(type, name, causes);
+        }
+        if (options.dryRun()) {
+            return new WriteResult(ResourceReader.unstored(type, obj), warnings, true);
+        }
+        try {
+            return new WriteResult(store.create(type, obj), warnings, true);
+        } catch (ObjectStore.KeyExistsException e) {
+            if (Json.text(body, "metadata", "name") == null && generateName != null) {
+                throw ApiException.generateNameConflict(type, name);
+            }
+            throw ApiException.alreadyExists(type, name);
+        }
+    }
+
+    private static String nameForErrors(JsonNode meta) {
+        String n = Json.text(meta, "name");
+        return n == null ? "" : n;
+    }
+
+    private void checkTypeMeta(ResourceType type, ObjectNode obj) {
+        String apiVersion = Json.text(obj, "apiVersion");
+        String kind = Json.text(obj, "kind");
+        if (kind != null && !kind.equals(type.kind())) {
+            throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
+                    + "\" cannot be handled as a " + type.kind() + ": the kind in the body (" + kind
+                    + ") does not match the expected kind (" + type.kind() + ")");
+        }
+        if (apiVersion != null && !apiVersion.equals(type.apiVersion())) {
+            throw ApiException.badRequest("the API version in the data (" + apiVersion
+                    + ") does not match the expected API version (" + type.apiVersion() + ")");
+        }
+        ObjectNode ordered = Json.object();
+        ordered.put("apiVersion", type.apiVersion());
+        ordered.put("kind", type.kind());
+        obj.properties().forEach(e -> {
+            if (!e.getKey().equals("apiVersion") && !e.getKey().equals("kind")) {
+                ordered.set(e.getKey(), e.getValue());
+            }
+        });
+        obj.removeAll();
+        obj.setAll(ordered);
+        JsonNode meta = obj.get("metadata");
+        if (meta != null && !meta.isObject()) {
+            throw ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
+                    + type.kind() + ": metadata must be an object");
+        }
+    }
+
+    private String resolveNamespace(ResourceType type, String namespace, ObjectNode meta) {
+        if (!type.namespaced()) {
+            return null;
+        }
+        String bodyNs = Json.text(meta, "namespace");
+        if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(namespace)) {
+            throw ApiException.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
+        StoredObject nsObj = store.get(ResourceTypes.NAMESPACES, null, namespace);
+        if (nsObj == null) {
+            throw ApiException.namespaceNotFound(namespace);
+        }
+        if (nsObj.isDeleting()) {
+            throw ApiException.forbidden(type, Json.text(meta, "name"),
+                    "unable to create new content in namespace " + namespace + " because it is being terminated");
+        }
+        return namespace;
+    }
+
+    private String generateName(String prefix) {
+        String base = prefix.length() > MAX_GENERATED_PREFIX ? prefix.substring(0, MAX_GENERATED_PREFIX) : prefix;
+        StringBuilder sb = new StringBuilder(base);
+        java.util.random.RandomGenerator r = random.get();
+        synchronized (r) {
+            for (int i = 0; i < 5; i++) {
+                sb.append(GENERATE_NAME_ALPHABET.charAt(r.nextInt(GENERATE_NAME_ALPHABET.length())));
+            }
+        }
+        return sb.toString();
+    }
+
+    private String newUid() {
+        java.util.random.RandomGenerator r = random.get();
+        long hi;
+        long lo;
+        synchronized (r) {
+            hi = r.nextLong();
+            lo = r.nextLong();
+        }
+        hi = (hi & 0xffffffffffff0fffL) | 0x0000000000004000L; // version 4
+        lo = (lo & 0x3fffffffffffffffL) | 0x8000000000000000L; // IETF variant
+        return new java.util.UUID(hi, lo).toString();
+    }
+
+    private List<StatusCause> validateMetadata(ResourceStrategy strategy, ObjectNode meta, String name,
+                                               String generateName) {
+        List<StatusCause> causes = new ArrayList<>();
+        if (name == null || name.isEmpty()) {
+            causes.add(new StatusCause("FieldValueRequired", "Required value: name or generateName is required",
+                    "metadata.name"));
+        } else {
+            for (String msg : strategy.validateName(name)) {
+                causes.add(StatusCause.invalid("metadata.name", name, msg));
+            }
+        }
+        causes.addAll(MetadataValidation.validateLabelsAndAnnotations(meta));
+        return causes;
+    }
+
+    // ---------------------------------------------------------------- update and patch
+
+    /** PUT of the main resource ({@code status=false}) or of its status subresource. */
+    public WriteResult update(ResourceType type, String namespace, String name, ObjectNode body, boolean status,
+                              WriteOptions options) {
+        ResourceStrategy strategy = strategy(type);
+        ObjectNode input = body.deepCopy();
+        checkTypeMeta(type, input);
+        ObjectNode meta = Json.child(input, "metadata");
+        String bodyName = Json.text(meta, "name");
+        if (bodyName != null && !bodyName.equals(name)) {
+            throw ApiException.badRequest("the name of the object (" + bodyName
+                    + ") does not match the name on the URL (" + name + ")");
+        }
+        if (type.namespaced()) {
+            String bodyNs = Json.text(meta, "namespace");
+            if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(namespace)) {
+                throw ApiException.badRequest(
+                        "the namespace of the provided object does not match the namespace sent on the request");
+            }
+        }
+        String rv = Json.text(meta, "resourceVersion");
+        if ((rv == null || rv.isEmpty()) && !strategy.allowUnconditionalUpdate()) {
+            throw ApiException.invalid(type.groupResource(), type.kind(), type.group(), name,
+                    List.of(new StatusCause("FieldValueInvalid", "Invalid value: 0x0: must be specified for an update",
+                            "metadata.resourceVersion")));
+        }
+        List<String> warnings = new ArrayList<>();
+        return write(type, namespace, name, options, current -> {
+            ObjectNode next = status ? statusOnly(current, input) : input.deepCopy();
+            if (!status) {
+                next = schemaCheck.apply(strategy, next, options, warnings, name);
+            }
+            return next;
+        }, status, warnings);
+    }
+
+    /** PATCH of the main resource or of its status subresource; apply patches create absent objects. */
+    public WriteResult patch(ResourceType type, String namespace, String name, PatchType patchType, JsonNode patch,
+                             boolean status, WriteOptions options) {
+        ResourceStrategy strategy = strategy(type);
+        if (patchType == PatchType.APPLY && (options.fieldManager() == null || options.fieldManager().isEmpty())) {
+            throw ApiException.invalid("PatchOptions.meta.k8s.io", "PatchOptions", "meta.k8s.io", "",
+                    List.of(new StatusCause("FieldValueRequired", "Required value: is required for apply patch",
+                            "fieldManager")));
+        }
+        if (patchType != PatchType.APPLY && options.force() != null) {
+            throw ApiException.invalid("PatchOptions.meta.k8s.io", "PatchOptions", "meta.k8s.io", "",
+                    List.of(StatusCause.forbidden("force", "may not be specified for non-apply patch")));
+        }
+        MergeKeys mergeKeys = strategy.mergeKeys();
+        if (patchType == PatchType.STRATEGIC && mergeKeys == null) {
+            throw ApiException.unsupportedMediaType(List.of(PatchType.JSON.contentType(),
+                    PatchType.MERGE.contentType(), PatchType.APPLY.contentType()));
+        }
+        if (patchType == PatchType.JSON ? !patch.isArray() : !patch.isObject()) {
+            throw ApiException.badRequest(patchType == PatchType.JSON
+                    ? "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
+                    : "the body of the request must be a JSON object for " + patchType.contentType());
+        }
+        if (patchType == PatchType.APPLY && !status && store.get(type, namespace, name) == null) {
+            ObjectNode obj = ((ObjectNode) patch).deepCopy();
+            Json.child(obj, "metadata").put("name", name);
+            try {
+                return create(type, namespace, obj, options);
+            } catch (ApiException e) {
+                if (!"AlreadyExists".equals(e.reason())) {
+                    throw e;
+                }
+            }
+        }
+        List<String> warnings = new ArrayList<>();
+        return write(type, namespace, name, options, current -> {
+            ObjectNode patched = applyPatch(type, current.copy(), patchType, patch, mergeKeys);
+            if (status) {
+                return statusOnly(current, patched);
+            }
+            return schemaCheck.apply(strategy, patched, options, warnings, name);
+        }, status, warnings);
+    }
+
+    private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchType patchType, JsonNode patch,
+                                  MergeKeys mergeKeys) {
+        JsonNode result;
+        try {
+            result = switch (patchType) {
+                case JSON -> JsonPatch.apply(current, patch);
+                case MERGE -> MergePatch.apply(current, patch);
+                case APPLY -> MergePatch.apply(current, withoutNulls(patch));
+                case STRATEGIC -> StrategicMergePatch.apply(current, patch, mergeKeys);
+            };
+        } catch (PatchException e) {
+            throw new ApiException(422, "Invalid", e.getMessage(), null);
+        }
+        if (!(result instanceof ObjectNode o)) {
+            throw ApiException.badRequest("the patch turned the object into something that is not an object");
+        }
+        Object kind = Json.text(o, "kind");
+        if (kind != null && !kind.equals(type.kind())) {
+            throw ApiException.badRequest("the patch may not change the kind of the object");
+        }
+        return o;
+    }
+
+    private static JsonNode withoutNulls(JsonNode node) {
+        if (node.isObject()) {
+            ObjectNode copy = Json.object();
+            node.properties().forEach(e -> {
+                if (!e.getValue().isNull()) {
+                    copy.set(e.getKey(), withoutNulls(e.getValue()));
+                }
+            });
+            return copy;
+        }
+        return node;
+    }
+
+    /** The status subresource: the stored object with only {@code status} taken from the request. */
+    private static ObjectNode statusOnly(StoredObject current, ObjectNode input) {
+        ObjectNode next = current.copy();
+        JsonNode st = input.get("status");
+        if (st == null || st.isNull()) {
+            next.remove("status");
+        } else {
+            next.set("status", st.deepCopy());
+        }
+        String rv = Json.text(input, "metadata", "resourceVersion");
+        Json.child(next, "metadata").put("resourceVersion", rv == null ? "" : rv);
+        return next;
+    }
+
+    /** Computes the next state from the request, given the current state. */
+    @FunctionalInterface
+    private interface NextState {
+        ObjectNode from(StoredObject current);
+    }
+
+    private WriteResult write(ResourceType type, String namespace, String name, WriteOptions options,
+                              NextState nextState, boolean status, List<String> warnings) {
+        ResourceStrategy strategy = strategy(type);
+        String ns = type.namespaced() ? namespace : null;
+        ObjectStore.UpdateFunction fn = current -> {
+            warnings.clear();
+            ObjectNode next = nextState.from(current);
+            return finishUpdate(strategy, current, next, status);
+        };
+        if (options.dryRun()) {
+            StoredObject current = store.get(type, ns, name);
+            if (current == null) {
+                throw ApiException.notFound(type, name);
+            }
+            UpdateResult r = fn.apply(current);
+            return new WriteResult(r.delete() ? current : ResourceReader.unstored(type, r.next()), warnings, false);
+        }
+        try {
+            StoredObject stored = store.guaranteedUpdate(type, ns, name, fn);
+            return new WriteResult(stored, List.copyOf(warnings), false);
+        } catch (ObjectStore.KeyNotFoundException e) {
+            throw ApiException.notFound(type, name);
+        }
+    }
+
+    private UpdateResult finishUpdate(ResourceStrategy strategy, StoredObject current, ObjectNode next,
+                                      boolean status) {
+        ResourceType type = strategy.type();
+        ObjectNode old = current.object();
+        ObjectNode meta = Json.child(next, "metadata");
+        String rv = Json.text(meta, "resourceVersion");
+        if (rv != null && !rv.isEmpty() && !rv.equals(Long.toString(current.resourceVersion()))) {
+            throw ApiException.modifiedConflict(type, current.name());
+        }
+        JsonNode oldMeta = old.get("metadata");
+        for (String f : List.of("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
+                "deletionGracePeriodSeconds", "generation")) {
+            JsonNode v = oldMeta.get(f);
+            if (v == null) {
+                meta.remove(f);
+            } else {
+                meta.set(f, v);
+            }
+        }
+        meta.remove("managedFields");
+        List<StatusCause> causes = new ArrayList<>();
+        if (!status) {
+            if (type.statusSubresource()) {
+                JsonNode st = old.get("status");
+                if (st == null) {
+                    next.remove("status");
+                } else {
+                    next.set("status", st);
+                }
+            }
+            causes.addAll(MetadataValidation.validateLabelsAndAnnotations(meta));
+            causes.addAll(newFinalizersWhileDeleting(old, meta));
+            strategy.prepareForUpdate(next, old);
+            if (strategy.tracksGeneration() && specChanged(next, old)) {
+                long gen = oldMeta.path("generation").asLong(0);
+                meta.put("generation", gen + 1);
+            }
+            causes.addAll(strategy.validateUpdate(next, old));
+        }
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid(type, current.name(), causes);
+        }
+        if (current.isDeleting() && !strategy.hasFinalizers(next)) {
+            return UpdateResult.deleteObject();
+        }
+        return UpdateResult.replace(next);
+    }
+
+    /** Anything outside metadata and status changed: the spec generation moves. */
+    private static boolean specChanged(ObjectNode next, ObjectNode old) {
+        Set<String> fields = new LinkedHashSet<>();
+        next.propertyNames().forEach(fields::add);
+        old.propertyNames().forEach(fields::add);
+        for (String f : fields) {
+            if (f.equals("metadata") || f.equals("status")) {
+                continue;
+            }
+            if (!Objects.equals(next.get(f), old.get(f))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<StatusCause> newFinalizersWhileDeleting(ObjectNode old, ObjectNode meta) {
+        if (Json.at(old, "metadata", "deletionTimestamp") == null) {
+            return List.of();
+        }
+        Set<String> before = new LinkedHashSet<>();
+        JsonNode of = Json.at(old, "metadata", "finalizers");
+        if (of != null) {
+            of.forEach(f -> before.add(f.asString()));
+        }
+        List<String> added = new ArrayList<>();
+        JsonNode nf = meta.get("finalizers");
+        if (nf != null && nf.isArray()) {
+            nf.forEach(f -> {
+                if (!before.contains(f.asString())) {
+                    added.add("\"" + f.asString() + "\"");
+                }
+            });
+        }
+        if (added.isEmpty()) {
+            return List.of();
+        }
+        return List.of(StatusCause.forbidden("metadata.finalizers",
+                "no new finalizers can be added if the object is being deleted, found new finalizers []string{"
+                        + String.join(", ", added) + "}"));
+    }
+
+    // ---------------------------------------------------------------- delete
+
+    public DeleteResult delete(ResourceType type, String namespace, String name, DeleteOptions options) {
+        ResourceStrategy strategy = strategy(type);
+        String ns = type.namespaced() ? namespace : null;
+        String policy = options.propagationPolicy();
+        if (policy == null && options.orphanDependents() != null) {
+            policy = options.orphanDependents() ? "Orphan" : "Background";
+        }
+        if (policy == null) {
+            policy = strategy.defaultPropagationPolicy();
+        }
+        if (!List.of("Foreground", "Background", "Orphan").contains(policy)) {
+            throw ApiException.invalid("DeleteOptions.meta.k8s.io", "DeleteOptions", "meta.k8s.io", "",
+                    List.of(new StatusCause("FieldValueNotSupported", "Unsupported value: \"" + policy
+                            + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
+                            "propagationPolicy")));
+        }
+        String finalizer = switch (policy) {
+            case "Orphan" -> "orphan";
+            case "Foreground" -> "foregroundDeletion";
+            default -> null;
+        };
+        StoredObject current = store.get(type, ns, name);
+        if (current == null) {
+            throw ApiException.notFound(type, name);
+        }
+        checkPreconditions(type, current, options);
+        Long grace = strategy.gracePeriodSeconds(current, options.gracePeriodSeconds());
+        boolean graceful = grace != null && grace > 0;
+        if (finalizer == null && !graceful && !strategy.hasFinalizers(current.object()) && !current.isDeleting()) {
+            if (options.dryRun()) {
+                return new DeleteResult(current, true);
+            }
+            try {
+                StoredObject last = store.delete(type, ns, name, c -> checkPreconditions(type, c, options));
+                return new DeleteResult(last, true);
+            } catch (ObjectStore.KeyNotFoundException e) {
+                throw ApiException.notFound(type, name);
+            }
+        }
+        String fin = finalizer;
+        ObjectStore.UpdateFunction fn = c -> {
+            checkPreconditions(type, c, options);
+            ObjectNode next = c.copy();
+            ObjectNode meta = Json.child(next, "metadata");
+            if (fin != null && !hasFinalizer(meta, fin)) {
+                ArrayNode fs = meta.has("finalizers") && meta.get("finalizers").isArray()
+                        ? (ArrayNode) meta.get("finalizers") : meta.putArray("finalizers");
+                // a later delete may switch between orphan and foreground, as kube-apiserver allows
+                removeFinalizer(fs, fin.equals("orphan") ? "foregroundDeletion" : "orphan");
+                fs.add(fin);
+            }
+            Instant now = now();
+            if (!c.isDeleting()) {
+                if (graceful && fin == null && !strategy.hasFinalizers(next)) {
+                    meta.put("deletionTimestamp", now.plusSeconds(grace).toString());
+                    meta.put("deletionGracePeriodSeconds", grace);
+                } else {
+                    meta.put("deletionTimestamp", now.toString());
+                    meta.put("deletionGracePeriodSeconds", 0);
+                }
+                if (strategy.tracksGeneration() && meta.has("generation")) {
+                    meta.put("generation", meta.get("generation").asLong() + 1);
+                }
+                strategy.prepareForDelete(next);
+            } else if (options.gracePeriodSeconds() != null && options.gracePeriodSeconds() == 0
+                    && !strategy.hasFinalizers(next)) {
+                return UpdateResult.deleteObject();
+            }
+            return UpdateResult.replace(next);
+        };
+        if (options.dryRun()) {
+            UpdateResult r = fn.apply(current);
+            return new DeleteResult(r.delete() ? current : ResourceReader.unstored(type, r.next()), r.delete());
+        }
+        try {
+            StoredObject after = store.guaranteedUpdate(type, ns, name, fn);
+            boolean gone = store.get(type, ns, name) == null;
+            return new DeleteResult(after, gone);
+        } catch (ObjectStore.KeyNotFoundException e) {
+            throw ApiException.notFound(type, name);
+        }
+    }
+
+    /** Removes every object of a collection matching the selectors; answers the items as they were handled. */
+    public List<DeleteResult> deleteCollection(ResourceType type, String namespace, ListOptions listOptions,
+                                               DeleteOptions options) {
+        List<DeleteResult> results = new ArrayList<>();
+        for (StoredObject o : reader.list(type, namespace, listOptions).items()) {
+            try {
+                results.add(delete(type, o.namespace(), o.name(), options));
+            } catch (ApiException e) {
+                if (e.code() != 404) {
+                    throw e;
+                }
+            }
+        }
+        return results;
+    }
+
+    private static boolean hasFinalizer(JsonNode meta, String finalizer) {
+        JsonNode fs = meta.get("finalizers");
+        if (fs == null || !fs.isArray()) {
+            return false;
+        }
+        for (JsonNode f : fs) {
+            if (finalizer.equals(f.asString())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void removeFinalizer(ArrayNode fs, String finalizer) {
+        for (int i = fs.size() - 1; i >= 0; i--) {
+            if (finalizer.equals(fs.get(i).asString())) {
+                fs.remove(i);
+            }
+        }
+    }
+
+    private static void checkPreconditions(ResourceType type, StoredObject current, DeleteOptions options) {
+        if (options.preconditionUid() != null && !options.preconditionUid().equals(current.uid())) {
+            throw ApiException.conflict(type, current.name(), "StorageError: invalid object, Code: 4, Key: "
+                    + storageKey(type, current) + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: "
+                    + "UID in precondition: " + options.preconditionUid() + ", UID in object meta: " + current.uid());
+        }
+        if (options.preconditionResourceVersion() != null
+                && !options.preconditionResourceVersion().equals(Long.toString(current.resourceVersion()))) {
+            throw ApiException.conflict(type, current.name(), "StorageError: invalid object, Code: 4, Key: "
+                    + storageKey(type, current) + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: "
+                    + "ResourceVersion in precondition: " + options.preconditionResourceVersion()
+                    + ", ResourceVersion in object meta: " + current.resourceVersion());
+        }
+    }
+
+    private static String storageKey(ResourceType type, StoredObject o) {
+        return "/registry/" + (type.isCustomResource() ? type.group() + "/" : "") + type.plural() + "/"
+                + (o.namespace().isEmpty() ? "" : o.namespace() + "/") + o.name();
+    }
+}

@@ -1,0 +1,99 @@
+package io.kuberaysim.apiserver.registry;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.schema.Schema;
+import io.kuberaysim.apiserver.errors.StatusCause;
+import io.kuberaysim.apiserver.patch.MergeKeys;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.validation.NameValidation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Everything that differs between resources, as kube-apiserver's per-resource strategies: defaults and
+ * server-set fields on create, rules on update, validation, selectable fields and deletion behaviour.
+ * The {@link GenericRegistry} applies the rules common to all resources and calls these hooks.
+ */
+public interface ResourceStrategy {
+
+    ResourceType type();
+
+    /** Structural schema used to prune unknown fields, apply defaults and check types; null = not modelled. */
+    default Schema schema() {
+        return null;
+    }
+
+    /** Errors for {@code metadata.name}; DNS-1123 subdomain by default. */
+    default List<String> validateName(String name) {
+        return NameValidation.isDns1123Subdomain(name);
+    }
+
+    /** Sets server-owned fields of a new object (status was already dropped if the type has a status subresource). */
+    default void prepareForCreate(ObjectNode object, Instant now) {
+    }
+
+    /** Adjusts an update of the main resource; {@code old} is the stored state. */
+    default void prepareForUpdate(ObjectNode object, JsonNode old) {
+    }
+
+    /** Resource-specific validation of a new object. */
+    default List<StatusCause> validate(ObjectNode object) {
+        return List.of();
+    }
+
+    /** Resource-specific validation of an update (immutable fields and the like). */
+    default List<StatusCause> validateUpdate(ObjectNode object, JsonNode old) {
+        return validate(object);
+    }
+
+    /** Whether metadata.generation is maintained (custom resources and most workload kinds). */
+    default boolean tracksGeneration() {
+        return true;
+    }
+
+    /** Built-ins accept a PUT without resourceVersion; custom resources do not. */
+    default boolean allowUnconditionalUpdate() {
+        return !type().isCustomResource();
+    }
+
+    /** DELETE answers the deleted object for built-ins, a Success Status for custom resources. */
+    default boolean returnDeletedObject() {
+        return !type().isCustomResource();
+    }
+
+    /** Policy used when a DELETE names none. */
+    default String defaultPropagationPolicy() {
+        return "Background";
+    }
+
+    /** Seconds the object lingers as terminating after a DELETE (null or 0 = removed at once). */
+    default Long gracePeriodSeconds(StoredObject current, Long requested) {
+        return null;
+    }
+
+    /** Marks an object as being deleted (e.g. a Namespace becomes Terminating). */
+    default void prepareForDelete(ObjectNode object) {
+    }
+
+    /** Finalizers that still hold the object; a namespace also counts {@code spec.finalizers}. */
+    default boolean hasFinalizers(JsonNode object) {
+        JsonNode f = Json.at(object, "metadata", "finalizers");
+        return f != null && f.isArray() && !f.isEmpty();
+    }
+
+    /** Whether strategic merge patch applies (built-ins only), and with which list merge keys. */
+    default MergeKeys mergeKeys() {
+        return type().isCustomResource() ? null : MergeKeys.builtins();
+    }
+
+    /** Field selector extractors beyond metadata.name and metadata.namespace. */
+    default Map<String, Function<JsonNode, String>> selectableFields() {
+        return Map.of();
+    }
+}

@@ -1,0 +1,44 @@
+package io.kuberaysim.apiserver.registry;
+
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.schema.Schema;
+import io.kuberaysim.api.schema.StructuralValidator;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.errors.StatusCause;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Structural-schema handling of a write, as for custom resources: unknown fields are pruned (and reported
+ * according to {@code fieldValidation}), defaults are applied, and type errors become 422 Invalid.
+ */
+final class SchemaCheck {
+
+    ObjectNode apply(ResourceStrategy strategy, ObjectNode object, WriteOptions options, List<String> warnings,
+                     String name) {
+        Schema schema = strategy.schema();
+        if (schema == null) {
+            return object;
+        }
+        ResourceType type = strategy.type();
+        var result = StructuralValidator.validate(object, schema);
+        List<String> unknown = result.unknownFields();
+        if (!unknown.isEmpty()) {
+            switch (options.fieldValidation()) {
+                case STRICT -> throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
+                        + "\" cannot be handled as a " + type.kind() + ": strict decoding error: "
+                        + unknown.stream().map(f -> "unknown field \"" + f + "\"").collect(Collectors.joining(", ")));
+                case WARN -> unknown.forEach(f -> warnings.add("unknown field \"" + f + "\""));
+                case IGNORE -> {
+                }
+            }
+        }
+        if (!result.errors().isEmpty()) {
+            throw ApiException.invalid(type, name, result.errors().stream()
+                    .map(e -> new StatusCause(e.reason(), e.message(), e.field())).toList());
+        }
+        return (ObjectNode) result.value();
+    }
+}

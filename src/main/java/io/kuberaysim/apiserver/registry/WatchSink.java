@@ -1,0 +1,13 @@
+package io.kuberaysim.apiserver.registry;
+
+import io.kuberaysim.apiserver.storage.WatchEvent;
+
+/** Receives a filtered watch: events already translated for the watcher's namespace and selectors. */
+public interface WatchSink {
+    /** Called in resourceVersion order, on the writing thread: must not block. */
+    void onEvent(WatchEvent event);
+
+    /** Called once after the synthetic ADDED events of a watch that asked for initial events. */
+    default void onInitialEventsEnd(long resourceVersion) {
+    }
+}

@@ -1,0 +1,55 @@
+package io.kuberaysim.apiserver.registry.strategy;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.validation.NameValidation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Instant;
+import java.util.List;
+
+/** core/v1 Namespace: Active on create; Terminating on delete until its content is gone ({@code spec.finalizers}). */
+public final class NamespaceStrategy implements ResourceStrategy {
+    @Override
+    public ResourceType type() {
+        return ResourceTypes.NAMESPACES;
+    }
+
+    @Override
+    public List<String> validateName(String name) {
+        return NameValidation.isDns1123Label(name);
+    }
+
+    @Override
+    public boolean tracksGeneration() {
+        return false;
+    }
+
+    @Override
+    public void prepareForCreate(ObjectNode object, Instant now) {
+        Json.child(object, "spec").putArray("finalizers").add("kubernetes");
+        Json.child(object, "status").put("phase", "Active");
+        Json.child(Json.child(object, "metadata"), "labels").put("kubernetes.io/metadata.name",
+                Json.text(object, "metadata", "name"));
+    }
+
+    @Override
+    public void prepareForUpdate(ObjectNode object, JsonNode old) {
+        Json.child(Json.child(object, "metadata"), "labels").put("kubernetes.io/metadata.name",
+                Json.text(old, "metadata", "name"));
+    }
+
+    @Override
+    public void prepareForDelete(ObjectNode object) {
+        Json.child(object, "status").put("phase", "Terminating");
+    }
+
+    @Override
+    public boolean hasFinalizers(JsonNode object) {
+        JsonNode spec = Json.at(object, "spec", "finalizers");
+        return ResourceStrategy.super.hasFinalizers(object) || (spec != null && spec.isArray() && !spec.isEmpty());
+    }
+}

@@ -1,0 +1,153 @@
+package io.kuberaysim.apiserver.registry.strategy;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.StatusCause;
+import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * core/v1 Pod: Pending on create, graceful deletion for scheduled running Pods (the simulated kubelet ends
+ * them), a spec that is immutable but for images and the scheduler's binding, and pod field selectors.
+ */
+public final class PodStrategy implements ResourceStrategy {
+    private static final Map<String, Function<JsonNode, String>> FIELDS;
+
+    static {
+        Map<String, Function<JsonNode, String>> m = new LinkedHashMap<>();
+        for (String f : List.of("nodeName", "restartPolicy", "schedulerName", "serviceAccountName")) {
+            m.put("spec." + f, o -> orEmpty(Json.text(o, "spec", f)));
+        }
+        m.put("spec.hostNetwork", o -> Boolean.toString(o.path("spec").path("hostNetwork").asBoolean(false)));
+        for (String f : List.of("phase", "podIP", "nominatedNodeName")) {
+            m.put("status." + f, o -> orEmpty(Json.text(o, "status", f)));
+        }
+        FIELDS = Map.copyOf(m);
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    @Override
+    public ResourceType type() {
+        return ResourceTypes.PODS;
+    }
+
+    @Override
+    public boolean tracksGeneration() {
+        return false;
+    }
+
+    @Override
+    public void prepareForCreate(ObjectNode object, Instant now) {
+        PodTemplateRules.applyDefaults(Json.child(object, "spec"));
+        ObjectNode status = Json.child(object, "status");
+        status.put("phase", "Pending");
+        status.put("qosClass", qosClass(object.get("spec")));
+    }
+
+    /** Guaranteed when every container's requests equal its limits, BestEffort with none, else Burstable. */
+    static String qosClass(JsonNode spec) {
+        boolean any = false;
+        boolean guaranteed = true;
+        for (JsonNode c : spec.path("containers")) {
+            JsonNode req = c.path("resources").path("requests");
+            JsonNode lim = c.path("resources").path("limits");
+            if (!req.isEmpty() || !lim.isEmpty()) {
+                any = true;
+            }
+            for (String r : List.of("cpu", "memory")) {
+                if (!lim.has(r) || (req.has(r) && !req.get(r).asString().equals(lim.get(r).asString()))) {
+                    guaranteed = false;
+                }
+            }
+        }
+        return !any ? "BestEffort" : guaranteed ? "Guaranteed" : "Burstable";
+    }
+
+    @Override
+    public List<StatusCause> validate(ObjectNode object) {
+        return PodTemplateRules.validate(object.get("spec"), "spec");
+    }
+
+    @Override
+    public void prepareForUpdate(ObjectNode object, JsonNode old) {
+        // fields defaulted on create stay as they were when an update omits them (kubectl replace of a manifest)
+        JsonNode spec = object.get("spec");
+        if (spec instanceof ObjectNode s) {
+            PodTemplateRules.applyDefaults(s);
+        }
+    }
+
+    @Override
+    public List<StatusCause> validateUpdate(ObjectNode object, JsonNode old) {
+        List<StatusCause> causes = new ArrayList<>(validate(object));
+        if (!causes.isEmpty()) {
+            return causes;
+        }
+        ObjectNode newSpec = ((ObjectNode) object.get("spec")).deepCopy();
+        ObjectNode oldSpec = ((ObjectNode) old.get("spec")).deepCopy();
+        // binding (empty → node) is how the scheduler places a Pod; images and deadlines may change
+        if (Json.text(oldSpec, "nodeName") == null) {
+            oldSpec.remove("nodeName");
+            newSpec.remove("nodeName");
+        }
+        for (String f : List.of("activeDeadlineSeconds", "tolerations", "terminationGracePeriodSeconds")) {
+            oldSpec.remove(f);
+            newSpec.remove(f);
+        }
+        for (String list : List.of("containers", "initContainers")) {
+            stripImages(oldSpec.get(list));
+            stripImages(newSpec.get(list));
+        }
+        if (!Objects.equals(oldSpec, newSpec)) {
+            causes.add(StatusCause.forbidden("spec", "pod updates may not change fields other than "
+                    + "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+                    + "`spec.tolerations` (only additions to existing tolerations),"
+                    + "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"));
+        }
+        return causes;
+    }
+
+    private static void stripImages(JsonNode containers) {
+        if (containers != null && containers.isArray()) {
+            containers.forEach(c -> {
+                if (c instanceof ObjectNode o) {
+                    o.remove("image");
+                    o.remove("imagePullPolicy");
+                }
+            });
+        }
+    }
+
+    @Override
+    public Long gracePeriodSeconds(StoredObject current, Long requested) {
+        String phase = Json.text(current.object(), "status", "phase");
+        if (Json.text(current.object(), "spec", "nodeName") == null
+                || "Succeeded".equals(phase) || "Failed".equals(phase)) {
+            return 0L;
+        }
+        if (requested != null) {
+            return requested;
+        }
+        JsonNode g = Json.at(current.object(), "spec", "terminationGracePeriodSeconds");
+        return g == null ? 30L : g.asLong();
+    }
+
+    @Override
+    public Map<String, Function<JsonNode, String>> selectableFields() {
+        return FIELDS;
+    }
+}

@@ -1,0 +1,230 @@
+package io.kuberaysim.apiserver.storage;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * In-memory {@link ObjectStore}. Reads by key are lock-free; every write takes one lock only long enough to
+ * check the current revision, swap the reference, append to the history and hand the event to listeners,
+ * so events leave in revision order. Update functions (validation, patching) run outside the lock.
+ */
+public final class InMemoryObjectStore implements ObjectStore {
+    private final Map<ResourceType, ConcurrentSkipListMap<String, StoredObject>> data = new ConcurrentHashMap<>();
+    private final Map<String, StoredObject> byUid = new ConcurrentHashMap<>();
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ArrayDeque<WatchEvent> history = new ArrayDeque<>();
+    private final int historyLimit;
+    private final List<Registration> listeners = new CopyOnWriteArrayList<>();
+    private volatile long revision;
+    /** Revision of the last event evicted from the history; watches from before it cannot be served. */
+    private long evictedUpTo;
+
+    public InMemoryObjectStore(int historyLimit) {
+        this.historyLimit = historyLimit;
+    }
+
+    private record Registration(ResourceType type, WatchListener listener) {
+    }
+
+    private static String key(String namespace, String name) {
+        return (namespace == null ? "" : namespace) + "/" + name;
+    }
+
+    private ConcurrentSkipListMap<String, StoredObject> table(ResourceType type) {
+        return data.computeIfAbsent(type, t -> new ConcurrentSkipListMap<>());
+    }
+
+    @Override
+    public long revision() {
+        return revision;
+    }
+
+    @Override
+    public StoredObject get(ResourceType type, String namespace, String name) {
+        return table(type).get(key(namespace, name));
+    }
+
+    @Override
+    public StoredObject getByUid(String uid) {
+        return uid == null ? null : byUid.get(uid);
+    }
+
+    @Override
+    public Snapshot list(ResourceType type, String namespace) {
+        ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        writeLock.lock();
+        try {
+            NavigableMap<String, StoredObject> range = namespace == null ? t
+                    : t.subMap(namespace + "/", true, namespace + "0", false);
+            return new Snapshot(new ArrayList<>(range.values()), revision);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    @Override
+    public StoredObject create(ResourceType type, ObjectNode object) {
+        ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
+        writeLock.lock();
+        try {
+            if (t.containsKey(k)) {
+                throw new KeyExistsException();
+            }
+            long rv = revision + 1;
+            StoredObject stored = stamp(type, object, rv);
+            t.put(k, stored);
+            indexUid(null, stored);
+            revision = rv;
+            publish(new WatchEvent(WatchEvent.Type.ADDED, stored, null));
+            return stored;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    @Override
+    public StoredObject guaranteedUpdate(ResourceType type, String namespace, String name, UpdateFunction update) {
+        ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        String k = key(namespace, name);
+        while (true) {
+            StoredObject current = t.get(k);
+            if (current == null) {
+                throw new KeyNotFoundException();
+            }
+            UpdateResult result = update.apply(current);
+            writeLock.lock();
+            try {
+                if (t.get(k) != current) {
+                    continue; // someone wrote in between: recompute from the new state
+                }
+                if (result.delete()) {
+                    return remove(type, t, k, current);
+                }
+                ObjectNode next = result.next();
+                if (next == current.object() || sameExceptVersion(next, current)) {
+                    return current;
+                }
+                long rv = revision + 1;
+                StoredObject stored = stamp(type, next, rv);
+                t.put(k, stored);
+                indexUid(current, stored);
+                revision = rv;
+                publish(new WatchEvent(WatchEvent.Type.MODIFIED, stored, current));
+                return stored;
+            } finally {
+                writeLock.unlock();
+            }
+        }
+    }
+
+    private static boolean sameExceptVersion(ObjectNode next, StoredObject current) {
+        ObjectNode meta = (ObjectNode) next.get("metadata");
+        if (meta == null) {
+            return false;
+        }
+        meta.put("resourceVersion", Long.toString(current.resourceVersion()));
+        return next.equals(current.object());
+    }
+
+    @Override
+    public StoredObject delete(ResourceType type, String namespace, String name, Precondition precondition) {
+        ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        String k = key(namespace, name);
+        writeLock.lock();
+        try {
+            StoredObject current = t.get(k);
+            if (current == null) {
+                throw new KeyNotFoundException();
+            }
+            if (precondition != null) {
+                precondition.check(current);
+            }
+            return remove(type, t, k, current);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private StoredObject remove(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
+                                StoredObject current) {
+        long rv = revision + 1;
+        t.remove(k);
+        if (current.uid() != null) {
+            byUid.remove(current.uid(), current);
+        }
+        // the DELETED event carries the last state at the deletion's revision, as etcd watches do
+        StoredObject last = stamp(type, current.copy(), rv);
+        revision = rv;
+        publish(new WatchEvent(WatchEvent.Type.DELETED, last, current));
+        return last;
+    }
+
+    private static StoredObject stamp(ResourceType type, ObjectNode object, long rv) {
+        Json.child(object, "metadata").put("resourceVersion", Long.toString(rv));
+        return new StoredObject(type, object, rv);
+    }
+
+    private void indexUid(StoredObject previous, StoredObject stored) {
+        if (previous != null && previous.uid() != null && !Objects.equals(previous.uid(), stored.uid())) {
+            byUid.remove(previous.uid(), previous);
+        }
+        if (stored.uid() != null) {
+            byUid.put(stored.uid(), stored);
+        }
+    }
+
+    private void publish(WatchEvent event) {
+        history.addLast(event);
+        while (history.size() > historyLimit) {
+            evictedUpTo = history.removeFirst().resourceVersion();
+        }
+        for (Registration r : listeners) {
+            if (r.type == null || r.type.equals(event.object().type())) {
+                r.listener.onEvent(event);
+            }
+        }
+    }
+
+    @Override
+    public long oldestWatchableRevision() {
+        return evictedUpTo;
+    }
+
+    @Override
+    public Subscription watch(ResourceType type, long fromRevision, WatchListener listener) {
+        writeLock.lock();
+        try {
+            if (fromRevision > 0 && fromRevision < evictedUpTo) {
+                throw new TooOldResourceVersionException(fromRevision, evictedUpTo + 1);
+            }
+            if (fromRevision > 0) {
+                Iterator<WatchEvent> it = history.iterator();
+                while (it.hasNext()) {
+                    WatchEvent e = it.next();
+                    if (e.resourceVersion() > fromRevision && (type == null || type.equals(e.object().type()))) {
+                        listener.onEvent(e);
+                    }
+                }
+            }
+            Registration reg = new Registration(type, listener);
+            listeners.add(reg);
+            return () -> listeners.remove(reg);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.kuberaysim.apiserver.storage;
+
+import io.kuberaysim.api.ResourceType;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+
+/**
+ * Storage with etcd's contract and no Kubernetes policy: one revision counter for every write, keys by
+ * type/namespace/name, conditional writes, and a change history for watches. All writes go through
+ * {@link #create}, {@link #guaranteedUpdate} and {@link #delete}; each bumps the revision once and emits
+ * exactly one event, in revision order.
+ */
+public interface ObjectStore {
+
+    /** The current revision: every stored object's resourceVersion is at most this. */
+    long revision();
+
+    StoredObject get(ResourceType type, String namespace, String name);
+
+    StoredObject getByUid(String uid);
+
+    /** A consistent snapshot of one type, optionally one namespace (null = all), sorted by namespace/name. */
+    Snapshot list(ResourceType type, String namespace);
+
+    /** Stores a new object; fails with {@link KeyExistsException} when the key is taken. */
+    StoredObject create(ResourceType type, ObjectNode object);
+
+    /**
+     * Reads the current object, asks {@code update} for the next state and writes it if nothing changed in
+     * between (retrying otherwise). An unchanged result keeps the resourceVersion and emits nothing.
+     */
+    StoredObject guaranteedUpdate(ResourceType type, String namespace, String name, UpdateFunction update);
+
+    /** Deletes the object if {@code precondition} accepts its current state; returns its last state. */
+    StoredObject delete(ResourceType type, String namespace, String name, Precondition precondition);
+
+    /**
+     * Registers a listener for changes of {@code type} (null = every type) after {@code fromRevision}
+     * (0 = from now). Retained history after {@code fromRevision} is replayed first.
+     * Listeners are called in revision order on the writing thread and must not block.
+     *
+     * @throws TooOldResourceVersionException when {@code fromRevision} is older than the retained history
+     */
+    Subscription watch(ResourceType type, long fromRevision, WatchListener listener);
+
+    /** The oldest revision a watch can still start from. */
+    long oldestWatchableRevision();
+
+    /** Items and the revision they were read at. */
+    record Snapshot(List<StoredObject> items, long revision) {
+    }
+
+    /** Computes the next state of an object from its current state; may throw to refuse the write. */
+    @FunctionalInterface
+    interface UpdateFunction {
+        UpdateResult apply(StoredObject current);
+    }
+
+    /** The outcome of an update step: a next state (possibly unchanged), or deletion of the object. */
+    record UpdateResult(ObjectNode next, boolean delete) {
+        /** Write {@code next} (a fresh tree; stored trees are never mutated) unless it equals the current state. */
+        public static UpdateResult replace(ObjectNode next) {
+            return new UpdateResult(next, false);
+        }
+
+        /** Remove the object (the last finalizer of an object being deleted went away). */
+        public static UpdateResult deleteObject() {
+            return new UpdateResult(null, true);
+        }
+    }
+
+    /** Checked against the current state inside the write; throws to refuse. */
+    @FunctionalInterface
+    interface Precondition {
+        void check(StoredObject current);
+    }
+
+    /** Receives store events. */
+    @FunctionalInterface
+    interface WatchListener {
+        void onEvent(WatchEvent event);
+    }
+
+    /** A registered watch listener. */
+    interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** The key already exists. */
+    final class KeyExistsException extends RuntimeException {
+        public KeyExistsException() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The requested revision is older than the retained history. */
+    final class TooOldResourceVersionException extends RuntimeException {
+        private final long requested;
+        private final long oldest;
+
+        public TooOldResourceVersionException(long requested, long oldest) {
+            super("too old resource version: " + requested + " (" + oldest + ")", null, false, false);
+            this.requested = requested;
+            this.oldest = oldest;
+        }
+
+        public long requested() {
+            return requested;
+        }
+
+        public long oldest() {
+            return oldest;
+        }
+    }
+
+    /** The object does not exist. */
+    final class KeyNotFoundException extends RuntimeException {
+        public KeyNotFoundException() {
+            super(null, null, false, false);
+        }
+    }
+}
