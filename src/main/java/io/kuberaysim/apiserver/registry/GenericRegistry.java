@@ -524,7 +524,9 @@ public final class GenericRegistry {
             }
         }
         String fin = finalizer;
+        boolean[] removed = {false};
         ObjectStore.UpdateFunction fn = c -> {
+            removed[0] = false;
             checkPreconditions(type, c, options);
             ObjectNode next = c.copy();
             ObjectNode meta = Json.child(next, "metadata");
@@ -550,6 +552,7 @@ public final class GenericRegistry {
                 strategy.prepareForDelete(next);
             } else if (options.gracePeriodSeconds() != null && options.gracePeriodSeconds() == 0
                     && !strategy.hasFinalizers(next)) {
+                removed[0] = true;
                 return UpdateResult.deleteObject();
             }
             return UpdateResult.replace(next);
@@ -560,8 +563,7 @@ public final class GenericRegistry {
         }
         try {
             StoredObject after = store.guaranteedUpdate(type, ns, name, fn);
-            boolean gone = store.get(type, ns, name) == null;
-            return new DeleteResult(after, gone);
+            return new DeleteResult(after, removed[0]);
         } catch (ObjectStore.KeyNotFoundException e) {
             throw ApiException.notFound(type, name);
         }

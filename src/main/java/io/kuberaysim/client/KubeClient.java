@@ -1,0 +1,94 @@
+package io.kuberaysim.client;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.registry.DeleteOptions;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.ListOptions;
+import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+
+/**
+ * The in-process client used by controllers, the simulated cluster and the demo. It goes through the same
+ * registry as HTTP requests, so it obeys the same validation, conflicts, finalizers and watch events.
+ * Reads answer the latest stored state.
+ */
+public final class KubeClient {
+    private final GenericRegistry registry;
+
+    public KubeClient(GenericRegistry registry) {
+        this.registry = registry;
+    }
+
+    public GenericRegistry registry() {
+        return registry;
+    }
+
+    /** The object, or null when it does not exist. */
+    public StoredObject get(ResourceType type, String namespace, String name) {
+        return registry.store().get(type, type.namespaced() ? namespace : null, name);
+    }
+
+    /** Objects of a type in a namespace (null = all) matching a label selector (null = all). */
+    public List<StoredObject> list(ResourceType type, String namespace, String labelSelector) {
+        return registry.reader().list(type, namespace, ListOptions.labels(labelSelector)).items();
+    }
+
+    public StoredObject create(ResourceType type, String namespace, ObjectNode object) {
+        return registry.create(type, namespace, object, WriteOptions.DEFAULT).object();
+    }
+
+    /** PUT of the whole object; its metadata.resourceVersion is the precondition. */
+    public StoredObject update(ResourceType type, ObjectNode object) {
+        return registry.update(type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"),
+                object, false, WriteOptions.DEFAULT).object();
+    }
+
+    /** PUT of the status subresource. */
+    public StoredObject updateStatus(ResourceType type, ObjectNode object) {
+        return registry.update(type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"),
+                object, true, WriteOptions.DEFAULT).object();
+    }
+
+    public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType, JsonNode patch) {
+        return registry.patch(type, namespace, name, patchType, patch, false, WriteOptions.DEFAULT).object();
+    }
+
+    public StoredObject patchStatus(ResourceType type, String namespace, String name, JsonNode mergePatch) {
+        return registry.patch(type, namespace, name, PatchType.MERGE, mergePatch, true, WriteOptions.DEFAULT).object();
+    }
+
+    /** Deletes with the given options; false when the object was already gone. */
+    public boolean delete(ResourceType type, String namespace, String name, DeleteOptions options) {
+        try {
+            registry.delete(type, namespace, name, options);
+            return true;
+        } catch (ApiException e) {
+            if (e.code() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** Background deletion, as KubeRay and kubectl do by default. */
+    public boolean delete(ResourceType type, String namespace, String name) {
+        return delete(type, namespace, name, DeleteOptions.propagation("Background"));
+    }
+
+    /** Binds a stored tree to a model type (e.g. a fabric8 Pod or a KubeRay spec record). */
+    public static <T> T read(JsonNode node, Class<T> type) {
+        return Json.MAPPER.treeToValue(node, type);
+    }
+
+    /** The tree of a model object, ready to be written. */
+    public static ObjectNode tree(Object value) {
+        return Json.MAPPER.valueToTree(value);
+    }
+}

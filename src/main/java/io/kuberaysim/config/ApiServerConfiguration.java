@@ -1,0 +1,93 @@
+package io.kuberaysim.config;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.api.ray.RayCluster;
+import io.kuberaysim.api.ray.RayJob;
+import io.kuberaysim.api.ray.RayService;
+import io.kuberaysim.apiserver.gc.GarbageCollector;
+import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.apiserver.registry.strategy.ConfigMapStrategy;
+import io.kuberaysim.apiserver.registry.strategy.CustomResourceStrategy;
+import io.kuberaysim.apiserver.registry.strategy.EventStrategy;
+import io.kuberaysim.apiserver.registry.strategy.JobStrategy;
+import io.kuberaysim.apiserver.registry.strategy.NamespaceStrategy;
+import io.kuberaysim.apiserver.registry.strategy.NodeStrategy;
+import io.kuberaysim.apiserver.registry.strategy.PodStrategy;
+import io.kuberaysim.apiserver.registry.strategy.ServiceStrategy;
+import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
+import io.kuberaysim.apiserver.storage.ObjectStore;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import io.kuberaysim.controller.runtime.clock.WallClock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.Random;
+
+/** Wires the API machinery: clock, store, strategies, registry, garbage collector and namespace lifecycle. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SimProperties.class)
+class ApiServerConfiguration {
+
+    @Bean(destroyMethod = "close")
+    Clock clock(SimProperties props) {
+        if (props.virtual()) {
+            VirtualClock clock = new VirtualClock(props.virtualStart());
+            if (props.virtualSpeed() > 0) {
+                clock.startFollowingWallClock(props.virtualSpeed());
+            }
+            return clock;
+        }
+        return new WallClock();
+    }
+
+    @Bean
+    ObjectStore objectStore(SimProperties props) {
+        return new InMemoryObjectStore(props.watchHistory());
+    }
+
+    @Bean
+    GenericRegistry genericRegistry(ObjectStore store, Clock clock, SimProperties props) {
+        return createRegistry(store, clock, props);
+    }
+
+    /** The registry with every served resource's strategy and the namespaces a cluster starts with. */
+    static GenericRegistry createRegistry(ObjectStore store, Clock clock, SimProperties props) {
+        List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), new PodStrategy(),
+                new ServiceStrategy(), new EventStrategy(), new ConfigMapStrategy(), new JobStrategy(),
+                new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53),
+                new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
+                new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47));
+        Random random = props.virtual() ? new Random(props.seed()) : new Random();
+        GenericRegistry registry = new GenericRegistry(store, strategies, clock::now, random);
+        for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
+            ObjectNode obj = Json.object();
+            obj.putObject("metadata").put("name", ns);
+            registry.create(ResourceTypes.NAMESPACES, null, obj, WriteOptions.DEFAULT);
+        }
+        return registry;
+    }
+
+    @Bean
+    KubeClient kubeClient(GenericRegistry registry) {
+        return new KubeClient(registry);
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    GarbageCollector garbageCollector(GenericRegistry registry, Clock clock) {
+        return new GarbageCollector(registry, clock::execute);
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    NamespaceLifecycle namespaceLifecycle(GenericRegistry registry, Clock clock) {
+        return new NamespaceLifecycle(registry, clock::execute, ResourceTypes.ALL_TYPES);
+    }
+}

@@ -1,0 +1,94 @@
+package io.kuberaysim.apiserver.gc;
+
+import io.kuberaysim.apiserver.registry.DeleteOptions;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.testing.TestCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+import static io.kuberaysim.api.ResourceTypes.CONFIGMAPS;
+import static io.kuberaysim.api.ResourceTypes.PODS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Owner-reference garbage collection with the three propagation policies. */
+class GarbageCollectorTest {
+    private final TestCluster cluster = new TestCluster();
+    private final GenericRegistry registry = cluster.registry;
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    private StoredObject owner() {
+        return registry.create(CONFIGMAPS, "default", TestCluster.yaml("metadata: {name: owner}"),
+                WriteOptions.DEFAULT).object();
+    }
+
+    private void dependent(String name, StoredObject owner, boolean block) {
+        ObjectNode pod = TestCluster.yaml("""
+                metadata:
+                  name: %s
+                  ownerReferences:
+                  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: %s, controller: true, blockOwnerDeletion: %s}
+                spec:
+                  containers: [{name: c, image: busybox}]
+                """.formatted(name, owner.uid(), block));
+        registry.create(PODS, "default", pod, WriteOptions.DEFAULT);
+    }
+
+    private boolean exists(String name) {
+        return registry.store().get(PODS, "default", name) != null;
+    }
+
+    @Test
+    @DisplayName("Background: the owner goes at once and its dependents follow")
+    void background() {
+        StoredObject owner = owner();
+        dependent("a", owner, true);
+        dependent("b", owner, false);
+        registry.delete(CONFIGMAPS, "default", "owner", DeleteOptions.propagation("Background"));
+        assertThat(registry.store().get(CONFIGMAPS, "default", "owner")).isNull();
+        cluster.settle();
+        assertThat(exists("a")).isFalse();
+        assertThat(exists("b")).isFalse();
+    }
+
+    @Test
+    @DisplayName("Foreground: the owner waits with foregroundDeletion until its dependents are gone")
+    void foreground() {
+        StoredObject owner = owner();
+        dependent("a", owner, true);
+        var r = registry.delete(CONFIGMAPS, "default", "owner", DeleteOptions.propagation("Foreground"));
+        assertThat(r.gone()).isFalse();
+        assertThat(r.object().metadata().get("finalizers").get(0).asString()).isEqualTo("foregroundDeletion");
+        cluster.settle();
+        assertThat(exists("a")).isFalse();
+        assertThat(registry.store().get(CONFIGMAPS, "default", "owner")).isNull();
+    }
+
+    @Test
+    @DisplayName("Orphan: dependents stay and lose their ownerReference")
+    void orphan() {
+        StoredObject owner = owner();
+        dependent("a", owner, true);
+        registry.delete(CONFIGMAPS, "default", "owner", DeleteOptions.propagation("Orphan"));
+        cluster.settle();
+        assertThat(registry.store().get(CONFIGMAPS, "default", "owner")).isNull();
+        assertThat(exists("a")).isTrue();
+        assertThat(registry.store().get(PODS, "default", "a").metadata().has("ownerReferences")).isFalse();
+    }
+
+    @Test
+    void dependentOfAMissingOwnerIsCollected() {
+        StoredObject owner = owner();
+        registry.delete(CONFIGMAPS, "default", "owner", DeleteOptions.DEFAULT);
+        dependent("late", owner, false);
+        cluster.settle();
+        assertThat(exists("late")).isFalse();
+    }
+}
