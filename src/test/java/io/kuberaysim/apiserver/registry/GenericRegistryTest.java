@@ -418,13 +418,21 @@ class GenericRegistryTest {
         registry.create(io.kuberaysim.api.ResourceTypes.NAMESPACES, null,
                 TestCluster.yaml("metadata: {name: team}"), WriteOptions.DEFAULT);
         registry.create(PODS, "team", pod("p"), WriteOptions.DEFAULT);
+        // a finalizer keeps the namespace Terminating long enough to be observed
+        registry.create(io.kuberaysim.api.ResourceTypes.CONFIGMAPS, "team",
+                TestCluster.yaml("metadata: {name: held, finalizers: [example.com/hold]}"), WriteOptions.DEFAULT);
         DeleteResult r = registry.delete(io.kuberaysim.api.ResourceTypes.NAMESPACES, null, "team",
                 DeleteOptions.DEFAULT);
         assertThat(r.object().object().at("/status/phase").asString()).isEqualTo("Terminating");
+        cluster.settle();
         ApiException forbidden = api(() -> registry.create(PODS, "team", pod("q"), WriteOptions.DEFAULT));
         assertThat(forbidden.code()).isEqualTo(403);
-        cluster.settle();
+        assertThat(forbidden.getMessage()).isEqualTo("pods \"q\" is forbidden: unable to create new content in "
+                + "namespace team because it is being terminated");
         assertThat(registry.store().get(PODS, "team", "p")).isNull();
+        registry.patch(io.kuberaysim.api.ResourceTypes.CONFIGMAPS, "team", "held", PatchType.MERGE,
+                Json.MAPPER.readTree("{\"metadata\":{\"finalizers\":null}}"), false, WriteOptions.DEFAULT);
+        cluster.settle();
         assertThat(registry.store().get(io.kuberaysim.api.ResourceTypes.NAMESPACES, null, "team")).isNull();
     }
 
