@@ -1,0 +1,171 @@
+package io.kuberaysim.controller.runtime;
+
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.clock.Clock;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Owns the shared informers, event recorders and controllers of one simulated control plane, like
+ * controller-runtime's manager.
+ *
+ * <p>{@link #start()} starts every informer (list, then watch) and then every controller, all on the
+ * control loop: the informers' initial lists are applied (and their handlers have enqueued the existing
+ * objects) before any controller reconciles. Controllers and informers added after {@code start()}
+ * start at once. On a virtual clock every reconcile runs on the loop thread, so runs are deterministic;
+ * on a wall clock each controller runs up to {@code concurrency} reconciles in parallel.
+ */
+public final class ControllerManager implements AutoCloseable {
+
+    private final GenericRegistry registry;
+    private final Clock clock;
+    private final int concurrency;
+    private final KubeClient client;
+    private final Map<ResourceType, SharedInformer> informers = new LinkedHashMap<>(); // guarded by this
+    private final List<Controller> controllers = new ArrayList<>(); // guarded by this
+    private final Map<String, EventRecorder> recorders = new ConcurrentHashMap<>();
+    private final AtomicLong eventSuffix = new AtomicLong();
+    private boolean started; // guarded by this
+    private boolean closed; // guarded by this
+
+    /**
+     * @param concurrency parallel reconciles per controller on a wall clock (a virtual clock runs one at a time)
+     */
+    public ControllerManager(GenericRegistry registry, Clock clock, int concurrency) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
+        }
+        this.concurrency = concurrency;
+        this.client = new KubeClient(registry);
+    }
+
+    /** The informer of {@code type}, created on first use and shared by every caller. */
+    public synchronized SharedInformer informer(ResourceType type) {
+        SharedInformer informer = informers.get(type);
+        if (informer == null) {
+            informer = new SharedInformer(type, registry.reader(), clock);
+            informers.put(type, informer);
+            if (started) {
+                informer.start();
+            }
+        }
+        return informer;
+    }
+
+    /** An event recorder writing Events with {@code source.component} and {@code reportingComponent} = {@code component}. */
+    public EventRecorder eventRecorder(String component) {
+        return recorders.computeIfAbsent(component, c -> new KubeEventRecorder(client, clock, c, eventSuffix));
+    }
+
+    /** The in-process client controllers write through. */
+    public KubeClient client() {
+        return client;
+    }
+
+    /** The clock everything runs on. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Parallel reconciles per controller on a wall clock. */
+    public int concurrency() {
+        return concurrency;
+    }
+
+    /** Starts describing a controller named {@code name} (used in logs and worker thread names). */
+    public ControllerBuilder controller(String name) {
+        return new ControllerBuilder(this, name);
+    }
+
+    /** Controllers registered so far. */
+    public synchronized List<Controller> controllers() {
+        return List.copyOf(controllers);
+    }
+
+    /** Whether {@link #start()} was called. */
+    public synchronized boolean isStarted() {
+        return started;
+    }
+
+    /**
+     * Starts informers, then controllers, on the control loop. When called off the loop it waits until
+     * the informers have synced (their first list is in the cache). Calling it again has no effect.
+     */
+    public void start() {
+        List<SharedInformer> toStart;
+        synchronized (this) {
+            if (started || closed) {
+                return;
+            }
+            started = true;
+            toStart = new ArrayList<>(informers.values());
+        }
+        toStart.forEach(SharedInformer::start);
+        CountDownLatch synced = new CountDownLatch(1);
+        clock.execute(() -> {
+            // Runs after every informer's initial list (FIFO), so the queues already hold the existing objects.
+            List<Controller> toRun;
+            synchronized (this) {
+                toRun = new ArrayList<>(controllers);
+            }
+            toRun.forEach(Controller::start);
+            synced.countDown();
+        });
+        if (!clock.inLoop()) {
+            try {
+                if (!synced.await(60, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("informers did not sync within 60 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for informers to sync", e);
+            }
+        }
+    }
+
+    /** Registers a controller built by {@link ControllerBuilder}; starts it when the manager runs. */
+    void register(Controller controller) {
+        boolean startNow;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("controller manager is closed");
+            }
+            controllers.add(controller);
+            startNow = started;
+        }
+        if (startNow) {
+            // Behind the handlers' replay of cached objects, which is queued on the loop first.
+            clock.execute(controller::start);
+        }
+    }
+
+    /** Stops controllers and informers. */
+    @Override
+    public void close() {
+        List<Controller> cs;
+        List<SharedInformer> is;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            cs = new ArrayList<>(controllers);
+            is = new ArrayList<>(informers.values());
+        }
+        cs.forEach(Controller::stop);
+        is.forEach(SharedInformer::stop);
+    }
+}

@@ -1,0 +1,23 @@
+package io.kuberaysim.controller.runtime;
+
+import io.kuberaysim.apiserver.storage.StoredObject;
+
+/** Writes core/v1 Events about objects, as client-go's record.EventRecorder does. */
+public interface EventRecorder {
+
+    /** Event type of routine happenings. */
+    String NORMAL = "Normal";
+
+    /** Event type of something a user should look at. */
+    String WARNING = "Warning";
+
+    /**
+     * Records an event about {@code involved}. Never throws: a failed write is logged.
+     *
+     * @param type    {@value #NORMAL} or {@value #WARNING}
+     * @param reason  short CamelCase reason, e.g. {@code CreatedService}
+     * @param action  what was done, e.g. {@code Create}, {@code Delete}, {@code Validate}
+     * @param message human-readable message
+     */
+    void event(StoredObject involved, String type, String reason, String action, String message);
+}

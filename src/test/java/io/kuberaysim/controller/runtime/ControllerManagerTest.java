@@ -1,0 +1,146 @@
+package io.kuberaysim.controller.runtime;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.controller.runtime.reconcile.Result;
+import io.kuberaysim.testing.SimulationHarness;
+import io.kuberaysim.testing.TestCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ControllerManagerTest {
+    private final SimulationHarness h = new SimulationHarness();
+    private final List<String> reconciled = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void tearDown() {
+        h.close();
+    }
+
+    private Result record(Request r) {
+        reconciled.add(r.toString());
+        return Result.done();
+    }
+
+    private StoredObject configMap(String name) {
+        return h.create(ResourceTypes.CONFIGMAPS, "default", "{metadata: {name: " + name + "}, data: {k: v}}");
+    }
+
+    private ObjectNode ownedPod(String name, StoredObject owner, boolean controller) {
+        ObjectNode p = TestCluster.yaml("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: x}
+                spec:
+                  containers:
+                  - name: c
+                    image: busybox:1
+                """);
+        ((ObjectNode) p.get("metadata")).put("name", name);
+        ObjectNode ref = ((ObjectNode) p.get("metadata")).putArray("ownerReferences").addObject();
+        ref.put("apiVersion", "v1").put("kind", owner.type().kind()).put("name", owner.name())
+                .put("uid", owner.uid()).put("controller", controller);
+        return p;
+    }
+
+    @Test
+    void anOwnedPodEventEnqueuesItsControllerOwner() {
+        StoredObject cm = configMap("owner");
+        h.manager().controller("cm").forType(ResourceTypes.CONFIGMAPS).owns(ResourceTypes.PODS)
+                .complete(this::record);
+        h.settle();
+        assertThat(reconciled).containsExactly("default/owner"); // the existing object, replayed
+        reconciled.clear();
+
+        h.client().create(ResourceTypes.PODS, "default", ownedPod("p", cm, true));
+        h.settle();
+        assertThat(reconciled).containsExactly("default/owner");
+
+        reconciled.clear();
+        h.client().create(ResourceTypes.PODS, "default", ownedPod("q", cm, false)); // not the controller ref
+        h.settle();
+        assertThat(reconciled).isEmpty();
+    }
+
+    @Test
+    void predicateSuppressesStatusOnlyUpdates() {
+        h.manager().controller("pods").forType(ResourceTypes.PODS,
+                UpdatePredicate.GENERATION_LABELS_OR_ANNOTATIONS_CHANGED).complete(this::record);
+        h.create(ResourceTypes.PODS, "default", "{metadata: {name: p}, spec: {containers: [{name: c, image: i}]}}");
+        assertThat(reconciled).containsExactly("default/p");
+
+        reconciled.clear();
+        h.client().patchStatus(ResourceTypes.PODS, "default", "p", Json.MAPPER.readTree("{\"status\":{\"phase\":\"Running\"}}"));
+        h.settle();
+        assertThat(reconciled).isEmpty();
+
+        h.client().patch(ResourceTypes.PODS, "default", "p", PatchType.MERGE,
+                Json.MAPPER.readTree("{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"));
+        h.settle();
+        assertThat(reconciled).containsExactly("default/p");
+    }
+
+    @Test
+    void watchesMapsOtherTypesAndRequeueAfterWaitsForTheClock() {
+        h.manager().controller("mapped").watches(ResourceTypes.CONFIGMAPS,
+                o -> List.of(new Request("default", "target-of-" + o.name()))).complete(r -> {
+                    reconciled.add(r.toString());
+                    return reconciled.size() < 3 ? Result.requeueAfter(Duration.ofSeconds(10)) : Result.done();
+                });
+        configMap("x");
+        assertThat(reconciled).containsExactly("default/target-of-x");
+        h.advance(Duration.ofSeconds(9));
+        assertThat(reconciled).hasSize(1);
+        h.advance(Duration.ofSeconds(1));
+        assertThat(reconciled).hasSize(2);
+        h.advance(Duration.ofSeconds(30));
+        assertThat(reconciled).hasSize(3);
+    }
+
+    @Test
+    void eventRecorderWritesAndAggregatesEvents() {
+        StoredObject cm = configMap("subject");
+        EventRecorder rec = h.manager().eventRecorder("test-controller");
+        rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "it is broken");
+        h.advance(Duration.ofSeconds(30));
+        rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "it is broken");
+        rec.event(cm, EventRecorder.NORMAL, "Fine", "Create", "all good");
+
+        List<StoredObject> events = h.client().list(ResourceTypes.EVENTS, "default", null);
+        assertThat(events).hasSize(2);
+        StoredObject broken = events.stream().filter(e -> "Broken".equals(Json.text(e.object(), "reason")))
+                .findFirst().orElseThrow();
+        assertThat(broken.name()).matches("subject\\.[0-9a-f]{16}");
+        assertThat(broken.object().get("count").asInt()).isEqualTo(2);
+        assertThat(Json.text(broken.object(), "firstTimestamp")).isEqualTo("2025-01-01T00:00:00Z");
+        assertThat(Json.text(broken.object(), "lastTimestamp")).isEqualTo("2025-01-01T00:00:30Z");
+        assertThat(Json.text(broken.object(), "involvedObject", "kind")).isEqualTo("ConfigMap");
+        assertThat(Json.text(broken.object(), "involvedObject", "uid")).isEqualTo(cm.uid());
+        assertThat(Json.text(broken.object(), "source", "component")).isEqualTo("test-controller");
+        assertThat(Json.text(broken.object(), "reportingComponent")).isEqualTo("test-controller");
+        assertThat(Json.text(broken.object(), "action")).isEqualTo("Validate");
+        assertThat(Json.text(broken.object(), "type")).isEqualTo("Warning");
+
+        h.advance(Duration.ofMinutes(11)); // outside the aggregation window: a new Event
+        rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "it is broken");
+        assertThat(h.client().list(ResourceTypes.EVENTS, "default", null)).hasSize(3);
+    }
+
+    @Test
+    void eventRecorderNeverThrows() {
+        StoredObject cm = configMap("subject");
+        h.client().delete(ResourceTypes.NAMESPACES, null, "default");
+        h.settle();
+        h.manager().eventRecorder("x").event(cm, "Normal", "R", "A", "m");
+    }
+}
