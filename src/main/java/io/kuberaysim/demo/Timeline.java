@@ -1,0 +1,145 @@
+package io.kuberaysim.demo;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.storage.ObjectStore;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.storage.WatchEvent;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Turns store events into the seed's timeline lines ({@code [   2.0s] updated RayCluster x status ready=2/2
+ * state=ready}): creations and deletions of the objects the operator manages, and RayCluster/RayJob status
+ * changes a user would notice. Pod status churn and core Events are left out, as in the seed.
+ */
+public final class Timeline implements AutoCloseable {
+    private static final Set<ResourceType> SHOWN = Set.of(ResourceTypes.PODS, ResourceTypes.SERVICES,
+            ResourceTypes.JOBS, ResourceTypes.RAYCLUSTERS, ResourceTypes.RAYJOBS, ResourceTypes.RAYSERVICES);
+
+    private final Clock clock;
+    private final Instant start;
+    private final List<String> lines = new ArrayList<>();
+    private final ObjectStore.Subscription subscription;
+
+    public Timeline(ObjectStore store, Clock clock) {
+        this.clock = clock;
+        this.start = clock.now();
+        this.subscription = store.watch(null, store.revision(), this::onEvent);
+    }
+
+    /** Lines recorded so far. */
+    public synchronized List<String> lines() {
+        return List.copyOf(lines);
+    }
+
+    private synchronized void onEvent(WatchEvent e) {
+        StoredObject o = e.object();
+        if (!SHOWN.contains(o.type())) {
+            return;
+        }
+        String line = describe(e);
+        if (line != null) {
+            double seconds = Duration.between(start, clock.now()).toMillis() / 1000.0;
+            lines.add(String.format(Locale.ROOT, "[%6.1fs] %s", seconds, line));
+        }
+    }
+
+    private static String describe(WatchEvent e) {
+        StoredObject o = e.object();
+        String what = role(o) + o.type().kind() + " " + o.name();
+        return switch (e.type()) {
+            case ADDED -> "created " + what;
+            case DELETED -> "deleted " + what;
+            case MODIFIED -> statusChange(e);
+            default -> null;
+        };
+    }
+
+    /** "head ", "worker ", "serve ", "submitter " or "" as the seed names objects. */
+    private static String role(StoredObject o) {
+        String nodeType = o.labels().get("ray.io/node-type");
+        if (nodeType != null) {
+            return nodeType + " ";
+        }
+        if (o.type().equals(ResourceTypes.SERVICES) && o.name().endsWith("-serve-svc")) {
+            return "serve ";
+        }
+        if (o.type().equals(ResourceTypes.JOBS) && "RayJob".equals(o.labels().get("ray.io/originated-from-crd"))) {
+            return "submitter ";
+        }
+        return "";
+    }
+
+    private static String statusChange(WatchEvent e) {
+        StoredObject o = e.object();
+        JsonNode before = e.previous() == null ? null : e.previous().object().get("status");
+        JsonNode after = o.object().get("status");
+        if (o.type().equals(ResourceTypes.RAYCLUSTERS)) {
+            String now = clusterSummary(after);
+            if (before == null ? after == null : Objects.equals(clusterSummary(before), now)) {
+                return specChange(e);
+            }
+            return "updated RayCluster " + o.name() + " status " + now;
+        }
+        if (o.type().equals(ResourceTypes.RAYJOBS)) {
+            String now = jobSummary(after);
+            if (Objects.equals(before == null ? null : jobSummary(before), now) || after == null) {
+                return null;
+            }
+            return "updated RayJob " + o.name() + " status " + now;
+        }
+        return null;
+    }
+
+    private static String specChange(WatchEvent e) {
+        if (e.previous() == null) {
+            return null;
+        }
+        long gen = e.object().metadata().path("generation").asLong();
+        long prev = e.previous().metadata().path("generation").asLong();
+        if (gen == prev) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("updated RayCluster ").append(e.object().name()).append(" spec");
+        for (JsonNode g : e.object().object().path("spec").path("workerGroupSpecs")) {
+            sb.append(' ').append(g.path("groupName").asString()).append(".replicas=")
+                    .append(g.path("replicas").asInt());
+        }
+        return sb.toString();
+    }
+
+    private static String clusterSummary(JsonNode status) {
+        if (status == null) {
+            return null;
+        }
+        String state = Json.text(status, "state");
+        return "ready=" + status.path("readyWorkerReplicas").asInt(0) + "/"
+                + status.path("desiredWorkerReplicas").asInt(0) + " state="
+                + (state == null || state.isEmpty() ? "provisioning" : state);
+    }
+
+    private static String jobSummary(JsonNode status) {
+        if (status == null) {
+            return null;
+        }
+        String deployment = Json.text(status, "jobDeploymentStatus");
+        String job = Json.text(status, "jobStatus");
+        return "deployment=" + (deployment == null || deployment.isEmpty() ? "New" : deployment)
+                + " job=" + (job == null || job.isEmpty() ? "-" : job);
+    }
+
+    @Override
+    public void close() {
+        subscription.close();
+    }
+}
