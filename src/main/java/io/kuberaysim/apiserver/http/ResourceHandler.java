@@ -11,6 +11,7 @@ import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.registry.WriteResult;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -31,6 +32,7 @@ import java.util.List;
  * Every Kubernetes resource path, dispatched by verb to the generic registry: GET (object, list, watch),
  * POST, PUT, PATCH, DELETE (object and collection), for the main resource and its status subresource.
  */
+@Hidden // documented path by path in SwaggerDocumentation: the patterns here are generic
 @RestController
 class ResourceHandler {
     private final GenericRegistry registry;
