@@ -1,0 +1,274 @@
+package io.kuberaysim.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Scenario 1: the REST API on loopback, this server against fabric8's KubernetesMockServer (CRUD mode), both
+ * holding the same RayClusters, driven by the same load generator. Operations alternate between servers
+ * every round; ratios are taken within a round. Also: the create rate with a small and a large store.
+ */
+final class HttpApiScenario {
+    /** The measured operations. */
+    enum Op {
+        CEILING("cheapest endpoint (ceiling)"),
+        CREATE("create RayCluster (POST)"),
+        GET("GET RayCluster by name"),
+        LIST("LIST RayClusters, label selector (~10 of N)"),
+        PATCH("merge PATCH RayCluster");
+
+        final String label;
+
+        Op(String label) {
+            this.label = label;
+        }
+    }
+
+    /** A server under load. */
+    interface Target extends AutoCloseable {
+        String label();
+
+        int port();
+
+        /** The server's cheapest endpoint. */
+        String ceilingPath();
+
+        /** Removes objects created while measuring. */
+        void removeCreated();
+
+        @Override
+        void close();
+    }
+
+    private static final AtomicLong MEASUREMENT = new AtomicLong();
+    private static double lastPreloadSeconds;
+    private final BenchConfig cfg;
+    private final Report report;
+    long failures;
+
+    HttpApiScenario(BenchConfig cfg, Report report) {
+        this.cfg = cfg;
+        this.report = report;
+    }
+
+    static Target sim(boolean controllers, int objects) {
+        SimServer s = SimServer.start(controllers);
+        long t0 = System.nanoTime();
+        RayClusters.preload(s.registry(), 0, objects, RayClusters.shards(objects));
+        lastPreloadSeconds = (System.nanoTime() - t0) / 1e9;
+        String ceiling = probe(s.port, "/version") ? "/version" : "/api/v1/namespaces/default";
+        return new Target() {
+            public String label() {
+                return controllers ? "kuberay-sim (controllers on)" : "kuberay-sim";
+            }
+
+            public int port() {
+                return s.port;
+            }
+
+            public String ceilingPath() {
+                return ceiling;
+            }
+
+            public void removeCreated() {
+                RayClusters.removeCreated(s.registry());
+            }
+
+            public void close() {
+                s.close();
+            }
+        };
+    }
+
+    static Target mock(int objects, int connections) {
+        MockApiServer m = new MockApiServer();
+        int shards = RayClusters.shards(objects);
+        long t0 = System.nanoTime();
+        LoadGenerator.send(m.port, connections, objects, (w, i) -> new HttpConnection.Request("POST",
+                RayClusters.COLLECTION, "application/json", RayClusters.preloaded((int) i, shards)));
+        lastPreloadSeconds = (System.nanoTime() - t0) / 1e9;
+        return new Target() {
+            public String label() {
+                return "fabric8 mock (CRUD)";
+            }
+
+            public int port() {
+                return m.port;
+            }
+
+            public String ceilingPath() {
+                return "/version";
+            }
+
+            public void removeCreated() {
+                m.removeContaining(RayClusters.CREATED_MARKER);
+            }
+
+            public void close() {
+                m.close();
+            }
+        };
+    }
+
+    private static boolean probe(int port, String path) {
+        try (HttpConnection c = new HttpConnection(port)) {
+            return c.exchange(HttpConnection.Request.get(path), false).status() == 200;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    LoadGenerator.RequestSource source(Op op, Target t) {
+        int objects = cfg.objects();
+        int shards = RayClusters.shards(objects);
+        long m = MEASUREMENT.incrementAndGet();
+        String c = RayClusters.COLLECTION;
+        byte[] patchPrefix = "{\"metadata\":{\"annotations\":{\"bench.kuberay-sim.io/touch\":\""
+                .getBytes(StandardCharsets.UTF_8);
+        return switch (op) {
+            case CEILING -> (w, seq) -> HttpConnection.Request.get(t.ceilingPath());
+            case CREATE -> (w, seq) -> new HttpConnection.Request("POST", c, "application/json",
+                    RayClusters.created("c-" + m + "-" + w + "-" + seq));
+            case GET -> (w, seq) -> HttpConnection.Request.get(c + "/rc-" + ThreadLocalRandom.current().nextInt(objects));
+            case LIST -> (w, seq) -> HttpConnection.Request.get(c + "?labelSelector=" + RayClusters.SHARD_LABEL
+                    + "%3Ds" + ThreadLocalRandom.current().nextInt(shards));
+            case PATCH -> (w, seq) -> new HttpConnection.Request("PATCH",
+                    c + "/rc-" + ThreadLocalRandom.current().nextInt(objects), "application/merge-patch+json",
+                    (new String(patchPrefix, StandardCharsets.UTF_8) + m + "-" + w + "-" + seq + "\"}}}")
+                            .getBytes(StandardCharsets.UTF_8));
+        };
+    }
+
+    double measure(Target t, Op op, Duration d) {
+        LoadGenerator.Result r = LoadGenerator.run(t.port(), cfg.connections(), d, source(op, t));
+        if (op == Op.CREATE) {
+            t.removeCreated();
+        }
+        if (r.failures() > 0) {
+            failures += r.failures();
+            report.note(t.label() + " " + op + ": " + r.failures() + " failed requests, first: " + r.firstFailure());
+        }
+        return r.perSecond();
+    }
+
+    void warmUp(Target t) {
+        Duration each = cfg.warmup().dividedBy(Op.values().length);
+        for (Op op : Op.values()) {
+            measure(t, op, each);
+        }
+    }
+
+    void run() {
+        List<Target> targets = new ArrayList<>();
+        try {
+            targets.add(sim(false, cfg.objects()));
+            double simPreload = lastPreloadSeconds;
+            targets.add(mock(cfg.objects(), cfg.connections()));
+            report.note(String.format(java.util.Locale.ROOT,
+                    "preload of %,d RayClusters: kuberay-sim %.1f s (in process, through the registry), "
+                            + "fabric8 mock %.1f s (over HTTP, %d connections)", cfg.objects(), simPreload,
+                    lastPreloadSeconds, cfg.connections()));
+            if (cfg.controllersOn()) {
+                targets.add(sim(true, cfg.objects()));
+            }
+            report.note("ceiling endpoint of kuberay-sim: GET " + targets.get(0).ceilingPath());
+            for (Target t : targets) {
+                warmUp(t);
+            }
+            Map<Target, Map<Op, List<Double>>> results = new LinkedHashMap<>();
+            for (Target t : targets) {
+                Map<Op, List<Double>> m = new EnumMap<>(Op.class);
+                for (Op op : Op.values()) {
+                    m.put(op, new ArrayList<>());
+                }
+                results.put(t, m);
+            }
+            for (int round = 0; round < cfg.rounds(); round++) {
+                for (Op op : Op.values()) {
+                    for (int k = 0; k < targets.size(); k++) {
+                        Target t = targets.get((k + round) % targets.size()); // rotate who goes first
+                        results.get(t).get(op).add(measure(t, op, cfg.measure()));
+                    }
+                }
+            }
+            Target sim = targets.get(0);
+            Target mock = targets.get(1);
+            for (Target t : targets) {
+                for (Op op : Op.values()) {
+                    report.add("http", t.label() + ": " + op.label, Stats.of(results.get(t).get(op)), "req/s",
+                            null, null);
+                }
+            }
+            Map<Op, List<Double>> s = results.get(sim);
+            Map<Op, List<Double>> mk = results.get(mock);
+            Stats createCeil = Stats.ratio(s.get(Op.CREATE), s.get(Op.CEILING));
+            report.add("http", "create / ceiling", createCeil, "ratio", "≥ 0.3", createCeil.median() >= 0.3);
+            Stats getCeil = Stats.ratio(s.get(Op.GET), s.get(Op.CEILING));
+            report.add("http", "GET / ceiling", getCeil, "ratio", "≥ 0.7", getCeil.median() >= 0.7);
+            Stats listCeil = Stats.ratio(s.get(Op.LIST), s.get(Op.CEILING));
+            report.add("http", "LIST (selector) / ceiling", listCeil, "ratio", null, null);
+            Stats patchCeil = Stats.ratio(s.get(Op.PATCH), s.get(Op.CEILING));
+            report.add("http", "merge PATCH / ceiling", patchCeil, "ratio", null, null);
+            for (Op op : List.of(Op.CREATE, Op.GET, Op.LIST, Op.PATCH)) {
+                Stats r = Stats.ratio(s.get(op), mk.get(op));
+                boolean create = op == Op.CREATE;
+                report.add("http", op.label + ": kuberay-sim / mock", r, "ratio", create ? "≥ 50" : null,
+                        create ? r.median() >= 50 : null);
+            }
+            if (targets.size() > 2) {
+                Map<Op, List<Double>> on = results.get(targets.get(2));
+                for (Op op : List.of(Op.CREATE, Op.GET, Op.LIST, Op.PATCH)) {
+                    report.add("http", op.label + ": controllers on / off", Stats.ratio(on.get(op), s.get(op)),
+                            "ratio", null, null);
+                }
+            }
+        } finally {
+            for (Target t : targets) {
+                t.close();
+            }
+        }
+    }
+
+    /** The create rate with a small and with a large store, alternating; the large one must keep ≥ 90%. */
+    void runGrowth() {
+        List<Target> targets = new ArrayList<>();
+        try {
+            targets.add(sim(false, cfg.growthSmall()));
+            targets.add(sim(false, cfg.growthLarge()));
+            Duration each = cfg.warmup().dividedBy(2);
+            for (Target t : targets) {
+                measure(t, Op.CREATE, each);
+            }
+            List<Double> small = new ArrayList<>();
+            List<Double> large = new ArrayList<>();
+            for (int round = 0; round < cfg.rounds(); round++) {
+                boolean smallFirst = round % 2 == 0;
+                if (smallFirst) {
+                    small.add(measure(targets.get(0), Op.CREATE, cfg.measure()));
+                }
+                large.add(measure(targets.get(1), Op.CREATE, cfg.measure()));
+                if (!smallFirst) {
+                    small.add(measure(targets.get(0), Op.CREATE, cfg.measure()));
+                }
+            }
+            report.add("growth", String.format(java.util.Locale.ROOT, "create with %,d stored", cfg.growthSmall()),
+                    Stats.of(small), "req/s", null, null);
+            report.add("growth", String.format(java.util.Locale.ROOT, "create with %,d stored", cfg.growthLarge()),
+                    Stats.of(large), "req/s", null, null);
+            Stats r = Stats.ratio(large, small);
+            report.add("growth", String.format(java.util.Locale.ROOT, "create rate %,d / %,d stored",
+                    cfg.growthLarge(), cfg.growthSmall()), r, "ratio", "≥ 0.9", r.median() >= 0.9);
+        } finally {
+            for (Target t : targets) {
+                t.close();
+            }
+        }
+    }
+}
