@@ -96,7 +96,7 @@ public final class ResourceReader {
             rv = store.revision();
             source = o == null ? List.of() : List.of(o);
         } else {
-            ObjectStore.Snapshot snap = store.list(type, ns);
+            ObjectStore.Snapshot snap = candidates(type, ns, filter);
             source = snap.items();
             rv = snap.revision();
         }
@@ -122,6 +122,12 @@ public final class ResourceReader {
         }
         String token = remaining > 0 ? encodeContinue(lastKey) : null;
         return new ListResult(page, rv, token, remaining > 0 ? remaining : null);
+    }
+
+    /** The objects a selector can match: through the label index when it pins a label, else the whole type. */
+    private ObjectStore.Snapshot candidates(ResourceType type, String namespace, Filter filter) {
+        Map<String, String> exact = filter.labels().exactMatches();
+        return exact.isEmpty() ? store.list(type, namespace) : store.listByLabels(type, namespace, exact);
     }
 
     private static String encodeContinue(String key) {
@@ -150,7 +156,7 @@ public final class ResourceReader {
         long from;
         boolean initial = rvText == null || rvText.isEmpty() || rvText.equals("0");
         if (initial) {
-            ObjectStore.Snapshot snap = store.list(type, filter.namespace());
+            ObjectStore.Snapshot snap = candidates(type, filter.namespace(), filter);
             for (StoredObject o : snap.items()) {
                 if (filter.matches(o)) {
                     sink.onEvent(new WatchEvent(WatchEvent.Type.ADDED, o, null));

@@ -6,11 +6,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,11 +22,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * In-memory {@link ObjectStore}. Reads by key are lock-free; every write takes one lock only long enough to
  * check the current revision, swap the reference, append to the history and hand the event to listeners,
  * so events leave in revision order. Update functions (validation, patching) run outside the lock.
+ * A label index (type → label pair → objects) serves selector lists without scanning the whole type,
+ * which is how reconcilers find their pods ({@code ray.io/cluster=<name>}).
  */
 public final class InMemoryObjectStore implements ObjectStore {
     private final Map<ResourceType, ConcurrentSkipListMap<String, StoredObject>> data = new ConcurrentHashMap<>();
     private final Map<String, StoredObject> byUid = new ConcurrentHashMap<>();
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** type → "key\0value" → objects carrying that label, by store key; guarded by {@link #writeLock}. */
+    private final Map<ResourceType, Map<String, TreeMap<String, StoredObject>>> labelIndex = new HashMap<>();
     private final ArrayDeque<WatchEvent> history = new ArrayDeque<>();
     private final int historyLimit;
     private final List<Registration> listeners = new CopyOnWriteArrayList<>();
@@ -76,6 +82,61 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     @Override
+    public Snapshot listByLabels(ResourceType type, String namespace, Map<String, String> exactLabels) {
+        if (exactLabels.isEmpty()) {
+            return list(type, namespace);
+        }
+        writeLock.lock();
+        try {
+            Map<String, TreeMap<String, StoredObject>> idx = labelIndex.get(type);
+            TreeMap<String, StoredObject> rarest = null;
+            for (Map.Entry<String, String> e : exactLabels.entrySet()) {
+                TreeMap<String, StoredObject> posting = idx == null ? null : idx.get(labelKey(e.getKey(), e.getValue()));
+                if (posting == null) {
+                    return new Snapshot(List.of(), revision);
+                }
+                if (rarest == null || posting.size() < rarest.size()) {
+                    rarest = posting;
+                }
+            }
+            NavigableMap<String, StoredObject> range = namespace == null ? rarest
+                    : rarest.subMap(namespace + "/", true, namespace + "0", false);
+            return new Snapshot(new ArrayList<>(range.values()), revision);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private static String labelKey(String key, String value) {
+        return key + '\0' + value;
+    }
+
+    /** Moves the label index from {@code previous} to {@code next} (either may be null); under the write lock. */
+    private void indexLabels(ResourceType type, String k, StoredObject previous, StoredObject next) {
+        Map<String, TreeMap<String, StoredObject>> idx = labelIndex.computeIfAbsent(type, t -> new HashMap<>());
+        if (previous != null) {
+            for (Map.Entry<String, String> e : previous.labels().entrySet()) {
+                if (next != null && e.getValue().equals(next.labels().get(e.getKey()))) {
+                    continue; // overwritten below
+                }
+                String lk = labelKey(e.getKey(), e.getValue());
+                TreeMap<String, StoredObject> posting = idx.get(lk);
+                if (posting != null) {
+                    posting.remove(k);
+                    if (posting.isEmpty()) {
+                        idx.remove(lk);
+                    }
+                }
+            }
+        }
+        if (next != null) {
+            for (Map.Entry<String, String> e : next.labels().entrySet()) {
+                idx.computeIfAbsent(labelKey(e.getKey(), e.getValue()), x -> new TreeMap<>()).put(k, next);
+            }
+        }
+    }
+
+    @Override
     public StoredObject create(ResourceType type, ObjectNode object) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
         String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
@@ -88,6 +149,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             StoredObject stored = stamp(type, object, rv);
             t.put(k, stored);
             indexUid(null, stored);
+            indexLabels(type, k, null, stored);
             revision = rv;
             publish(new WatchEvent(WatchEvent.Type.ADDED, stored, null));
             return stored;
@@ -122,6 +184,7 @@ public final class InMemoryObjectStore implements ObjectStore {
                 StoredObject stored = stamp(type, next, rv);
                 t.put(k, stored);
                 indexUid(current, stored);
+                indexLabels(type, k, current, stored);
                 revision = rv;
                 publish(new WatchEvent(WatchEvent.Type.MODIFIED, stored, current));
                 return stored;
@@ -163,6 +226,7 @@ public final class InMemoryObjectStore implements ObjectStore {
                                 StoredObject current) {
         long rv = revision + 1;
         t.remove(k);
+        indexLabels(type, k, current, null);
         if (current.uid() != null) {
             byUid.remove(current.uid(), current);
         }

@@ -23,6 +23,23 @@ public interface ObjectStore {
     /** A consistent snapshot of one type, optionally one namespace (null = all), sorted by namespace/name. */
     Snapshot list(ResourceType type, String namespace);
 
+    /**
+     * Like {@link #list}, narrowed through the label index: the objects that carry the rarest of the
+     * {@code exactLabels} pairs (all of them when the map is empty). The result may still hold objects that
+     * miss the other pairs, so callers apply their full selector to it.
+     */
+    default Snapshot listByLabels(ResourceType type, String namespace, java.util.Map<String, String> exactLabels) {
+        Snapshot all = list(type, namespace);
+        if (exactLabels.isEmpty()) {
+            return all;
+        }
+        List<StoredObject> items = all.items().stream()
+                .filter(o -> exactLabels.entrySet().stream()
+                        .allMatch(e -> e.getValue().equals(o.labels().get(e.getKey()))))
+                .toList();
+        return new Snapshot(items, all.revision());
+    }
+
     /** Stores a new object; fails with {@link KeyExistsException} when the key is taken. */
     StoredObject create(ResourceType type, ObjectNode object);
 
