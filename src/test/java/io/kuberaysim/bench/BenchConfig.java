@@ -35,7 +35,7 @@ record BenchConfig(String name, int objects, Duration warmup, Duration measure, 
     }
 
     static BenchConfig smoke() {
-        return new BenchConfig("smoke", 40, Duration.ofSeconds(1), Duration.ofMillis(250), 2, 4,
+        return new BenchConfig("smoke", 40, Duration.ofMillis(500), Duration.ofMillis(150), 2, 4,
                 20, 200, List.of(2, 5), 3, 30, false, Set.copyOf(ALL_SCENARIOS));
     }
 

@@ -47,7 +47,7 @@ public final class BenchmarkMain {
             new WatchFanoutScenario(cfg, report).run();
         }
         if (cfg.runs("demo")) {
-            DemoScenario.run(cfg, report);
+            DemoBenchmark.run(cfg, report);
         }
         return report;
     }
