@@ -1,0 +1,814 @@
+package io.kuberaysim.controller.ray.service;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.api.ray.AppStatus;
+import io.kuberaysim.api.ray.Condition;
+import io.kuberaysim.api.ray.RayClusterConditions;
+import io.kuberaysim.api.ray.RayClusterStatus;
+import io.kuberaysim.api.ray.RayService;
+import io.kuberaysim.api.ray.RayServiceConditions;
+import io.kuberaysim.api.ray.RayServiceStatus;
+import io.kuberaysim.api.ray.ServeDeploymentStatus;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.validation.NameValidation;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.Controller;
+import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.UpdatePredicate;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.reconcile.Reconciler;
+import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.controller.runtime.reconcile.Result;
+import io.kuberaysim.sim.ray.ServeApplications;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The KubeRay RayService controller ({@code rayservice_controller.go}): brings up a RayCluster for the service,
+ * deploys the Serve applications to it through the simulated dashboard, points {@code <svc>-head-svc} and
+ * {@code <svc>-serve-svc} at it once every application is RUNNING, and rolls a changed {@code rayClusterConfig}
+ * out blue/green: a pending cluster is prepared beside the active one, the Services switch to it in one pass once its
+ * applications run, and the old cluster is deleted after {@code rayClusterDeletionDelaySeconds}.
+ *
+ * <p>Every pass ends with a requeue after 2 s, as KubeRay's; the status is written only when it changed.
+ */
+public final class RayServiceReconciler implements Reconciler {
+
+    /** KubeRay's {@code ServiceDefaultRequeueDuration}. */
+    public static final Duration REQUEUE = Duration.ofSeconds(2);
+    /** KubeRay's default {@code rayClusterDeletionDelaySeconds}. */
+    public static final int DEFAULT_DELETION_DELAY_SECONDS = 60;
+    /** KubeRay's limit on RayService names (53 minus len("-" + 5 random chars)). */
+    public static final int MAX_NAME_LENGTH = 47;
+
+    private final KubeClient client;
+    private final Clock clock;
+    private final EventRecorder events;
+    private final SharedInformer pods;
+    private final ServeApplications serve;
+    private final long seed;
+    /** When each dangling cluster ({@code ns/name}) may be deleted: in memory, as KubeRay's. */
+    private final Map<String, Instant> deletionTimes = new ConcurrentHashMap<>();
+
+    /** A cluster as this pass sees it: the stored object and its parsed status. */
+    private record Cluster(StoredObject object, RayClusterStatus status) {
+        String name() {
+            return object.name();
+        }
+    }
+
+    /** What reconcileServe learnt about a cluster. */
+    private record ServeResult(boolean ready, Map<String, AppStatus> apps) {
+    }
+
+    public RayServiceReconciler(ControllerManager manager, ServeApplications serve, long seed) {
+        this.client = manager.client();
+        this.clock = manager.clock();
+        this.events = manager.eventRecorder(ServiceKeys.COMPONENT);
+        this.pods = manager.informer(ResourceTypes.PODS);
+        this.serve = Objects.requireNonNull(serve, "serve");
+        this.seed = seed;
+    }
+
+    /**
+     * Registers the controller: For RayService (generation, labels or annotations changed), Owns RayCluster and
+     * Service.
+     */
+    public static Controller register(ControllerManager manager, ServeApplications serve, long seed) {
+        return manager.controller("rayservice")
+                .forType(ResourceTypes.RAYSERVICES, UpdatePredicate.GENERATION_LABELS_OR_ANNOTATIONS_CHANGED)
+                .owns(ResourceTypes.RAYCLUSTERS)
+                .owns(ResourceTypes.SERVICES)
+                .complete(new RayServiceReconciler(manager, serve, seed));
+    }
+
+    @Override
+    public Result reconcile(Request request) {
+        // The store, not the informer: this pass may follow our own status write, and a stale copy would conflict.
+        StoredObject obj = client.get(ResourceTypes.RAYSERVICES, request.namespace(), request.name());
+        if (obj == null) {
+            return Result.done();
+        }
+        RayService rs = KubeClient.read(obj.object(), RayService.class);
+        try {
+            if (obj.isDeleting()) {
+                return finalizeDeletion(obj);
+            }
+            if (!hasFinalizer(obj)) {
+                ObjectNode copy = obj.copy();
+                JsonNode existing = Json.at(copy, "metadata", "finalizers");
+                ArrayNode fins = existing instanceof ArrayNode a
+                        ? a : ((ObjectNode) copy.get("metadata")).putArray("finalizers");
+                fins.add(ServiceKeys.FINALIZER);
+                client.update(ResourceTypes.RAYSERVICES, copy);
+                return Result.requeueAfter(REQUEUE);
+            }
+            return reconcileLive(obj, rs);
+        } catch (ApiException e) {
+            if (e.code() == 409 || e.code() == 404) {
+                // Someone else wrote first: read again soon, as controller-runtime does on a conflict error.
+                return Result.requeueAfter(REQUEUE);
+            }
+            throw e;
+        }
+    }
+
+    private Result reconcileLive(StoredObject obj, RayService rs) {
+        Instant now = clock.now();
+        WorkingStatus st = WorkingStatus.from(rs.status());
+        long generation = generation(obj);
+
+        String invalid = validate(obj);
+        if (invalid != null) {
+            events.event(obj, EventRecorder.WARNING, invalid.startsWith("metadata:") ? "InvalidRayServiceMetadata"
+                    : "InvalidRayServiceSpec", "Validate", obj.namespace() + "/" + obj.name() + ": "
+                    + invalid.substring(invalid.indexOf(':') + 2));
+            st.observedGeneration = generation;
+            st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.VALIDATION_FAILED,
+                    invalid.substring(invalid.indexOf(':') + 2), now);
+            st.serviceStatus = null;
+            writeStatus(obj, rs, st);
+            return Result.done();
+        }
+
+        Result suspended = handleSuspend(obj, rs, st, now);
+        if (suspended != null) {
+            return suspended;
+        }
+
+        cleanUpDanglingClusters(obj, rs, st, now);
+
+        // reconcileRayCluster: create the pending cluster once named; update in place when only groups were appended.
+        Cluster active = cluster(obj.namespace(), st.activeName());
+        Cluster pending = cluster(obj.namespace(), st.pendingName());
+        if (st.pendingName() != null && pending == null) {
+            pending = createCluster(obj, st.pendingName());
+        } else if (shouldUpdateCluster(obj, st, active, true)) {
+            active = updateCluster(obj, active, "active");
+        } else if (shouldUpdateCluster(obj, st, pending, false)) {
+            pending = updateCluster(obj, pending, "pending");
+        }
+
+        boolean exclude = Boolean.TRUE.equals(rs.spec().excludeHeadPodFromServeSvc());
+        updateHeadPodServeLabel(obj, active, exclude);
+        updateHeadPodServeLabel(obj, pending, exclude);
+
+        ServeResult pendingServe = null;
+        ServeResult activeServe = null;
+        if (pending != null) {
+            pendingServe = reconcileServe(obj, rs, pending, true);
+        }
+        if (active != null) {
+            // During an upgrade KubeRay leaves the active cluster's applications alone; their status is still read.
+            boolean apply = pending == null && !shouldPrepareNewCluster(obj, active, null, false);
+            activeServe = reconcileServe(obj, rs, active, apply);
+        }
+
+        StoredObject headSvc = null;
+        StoredObject serveSvc = null;
+        boolean pendingReady = pendingServe != null && pendingServe.ready();
+        boolean activeReady = activeServe != null && activeServe.ready();
+        if (pendingReady || activeReady) {
+            Cluster target = pendingReady ? pending : active;
+            ObjectNode desiredServe = RayServiceServices.serveService(obj, target.name());
+            if (desiredServe == null) {
+                events.event(obj, EventRecorder.WARNING, "FailedToCreateService", "Create",
+                        "Failed to create the serve service for " + obj.namespace() + "/" + obj.name()
+                                + ": please specify a port named 'serve' in the head group's Ray container");
+            } else {
+                headSvc = reconcileService(obj, RayServiceServices.headService(obj, target.name()));
+                serveSvc = reconcileService(obj, desiredServe);
+            }
+        }
+
+        // calculateStatus
+        st.observedGeneration = generation;
+        st.active = withCluster(st.active, active, activeServe);
+        st.pending = withCluster(st.pending, pending, pendingServe);
+        boolean pendingServing = false;
+        if (headSvc != null && serveSvc != null) {
+            String pointsTo = RayServiceServices.selectedCluster(headSvc);
+            pendingServing = pointsTo != null && pointsTo.equals(st.pendingName());
+            if (pointsTo != null && !pointsTo.equals(st.activeName())) {
+                // The Services switched: promote the pending cluster in the same pass.
+                st.active = st.pending;
+                st.pending = null;
+                active = pending;
+                pending = null;
+            }
+        }
+        if (shouldPrepareNewCluster(obj, active, pending, pendingServing)) {
+            String name = newClusterName(obj, generation, st);
+            st.pending = new RayServiceStatus(null, name, null, null, null, null);
+        }
+        st.numServeEndpoints = countServeEndpoints(obj);
+        st.calculateConditions(now);
+        writeStatus(obj, rs, st);
+        return Result.requeueAfter(REQUEUE);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // deletion, suspend, dangling clusters
+
+    private Result finalizeDeletion(StoredObject obj) {
+        List<StoredObject> clusters = ownedClusters(obj);
+        for (StoredObject c : clusters) {
+            if (!c.isDeleting()) {
+                deleteCluster(obj, c);
+            }
+        }
+        if (!clusters.isEmpty()) {
+            return Result.requeueAfter(REQUEUE);
+        }
+        if (hasFinalizer(obj)) {
+            ObjectNode copy = obj.copy();
+            JsonNode fins = Json.at(copy, "metadata", "finalizers");
+            if (fins instanceof ArrayNode a) {
+                for (int i = a.size() - 1; i >= 0; i--) {
+                    if (ServiceKeys.FINALIZER.equals(a.get(i).asString(""))) {
+                        a.remove(i);
+                    }
+                }
+            }
+            client.update(ResourceTypes.RAYSERVICES, copy);
+        }
+        return Result.done();
+    }
+
+    /** Suspend handling; null means "continue with the normal pass". */
+    private Result handleSuspend(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
+        boolean suspend = Boolean.TRUE.equals(rs.spec().suspend());
+        if (!suspend) {
+            if (st.isTrue(RayServiceConditions.SUSPENDED) || st.isTrue(RayServiceConditions.SUSPENDING)) {
+                // Resumed: start over, as on a new RayService.
+                if (st.isTrue(RayServiceConditions.SUSPENDED)) {
+                    st.setCondition(RayServiceConditions.SUSPENDED, Condition.Status.False,
+                            RayServiceConditions.RAY_SERVICE_RESUMED, "RayService resumed", now);
+                }
+                if (st.isTrue(RayServiceConditions.SUSPENDING)) {
+                    st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.False,
+                            RayServiceConditions.RAY_SERVICE_RESUMED, "RayService resumed", now);
+                }
+                st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.INITIALIZING,
+                        WorkingStatus.INITIALIZING_MESSAGE, now);
+                st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
+                        RayServiceConditions.INITIALIZING, WorkingStatus.INITIALIZING_MESSAGE, now);
+            }
+            return null;
+        }
+        st.observedGeneration = generation(obj);
+        if (st.isTrue(RayServiceConditions.SUSPENDED)) {
+            writeStatus(obj, rs, st);
+            return Result.done();
+        }
+        if (!st.isTrue(RayServiceConditions.SUSPENDING)) {
+            st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.True,
+                    RayServiceConditions.SUSPEND_REQUESTED, "Suspend requested", now);
+            st.active = null;
+            st.pending = null;
+            st.numServeEndpoints = 0;
+            st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.SUSPEND_IN_PROGRESS,
+                    "RayService is being suspended", now);
+            st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
+                    RayServiceConditions.SUSPEND_IN_PROGRESS, "RayService is being suspended", now);
+            st.serviceStatus = null;
+            writeStatus(obj, rs, st);
+            return Result.requeueAfter(REQUEUE);
+        }
+        // Suspending: delete everything the service made, then report Suspended.
+        List<StoredObject> clusters = ownedClusters(obj);
+        for (StoredObject c : clusters) {
+            if (!c.isDeleting()) {
+                deleteCluster(obj, c);
+            }
+        }
+        boolean servicesLeft = false;
+        for (String svcName : List.of(ServiceKeys.headServiceName(obj.name()), RayServiceServices.serveServiceName(obj))) {
+            StoredObject svc = client.get(ResourceTypes.SERVICES, obj.namespace(), svcName);
+            if (svc != null && ownedBy(svc, obj)) {
+                servicesLeft = true;
+                if (!svc.isDeleting() && client.delete(ResourceTypes.SERVICES, obj.namespace(), svcName)) {
+                    events.event(obj, EventRecorder.NORMAL, "DeletedService", "Delete",
+                            "Deleted the service " + obj.namespace() + "/" + svcName);
+                }
+            }
+        }
+        if (clusters.isEmpty() && !servicesLeft) {
+            st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.False,
+                    RayServiceConditions.SUSPEND_COMPLETE, "Suspend complete", now);
+            st.setCondition(RayServiceConditions.SUSPENDED, Condition.Status.True,
+                    RayServiceConditions.SUSPEND_COMPLETE, "RayService is suspended", now);
+            st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.SUSPEND_COMPLETE,
+                    "RayService is suspended", now);
+            st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
+                    RayServiceConditions.SUSPEND_COMPLETE, "RayService is suspended", now);
+            writeStatus(obj, rs, st);
+            return Result.done();
+        }
+        writeStatus(obj, rs, st);
+        return Result.requeueAfter(REQUEUE);
+    }
+
+    /**
+     * KubeRay's {@code cleanUpRayClusterInstance}: an owned cluster that is neither active nor pending is deleted
+     * once the deletion delay has passed since it was first seen dangling.
+     */
+    private void cleanUpDanglingClusters(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
+        Integer d = rs.spec().rayClusterDeletionDelaySeconds();
+        Duration delay = Duration.ofSeconds(d == null || d < 0 ? DEFAULT_DELETION_DELAY_SECONDS : d);
+        for (StoredObject c : ownedClusters(obj)) {
+            if (c.name().equals(st.activeName()) || c.name().equals(st.pendingName()) || c.isDeleting()) {
+                continue;
+            }
+            String key = c.namespace() + "/" + c.name();
+            Instant at = deletionTimes.get(key);
+            if (at == null) {
+                deletionTimes.put(key, now.plus(delay));
+            } else if (!now.isBefore(at)) {
+                deleteCluster(obj, c);
+            }
+        }
+    }
+
+    private void deleteCluster(StoredObject obj, StoredObject cluster) {
+        deletionTimes.remove(cluster.namespace() + "/" + cluster.name());
+        serve.forget(new ServeApplications.ClusterKey(cluster.namespace(), cluster.name()));
+        if (client.delete(ResourceTypes.RAYCLUSTERS, cluster.namespace(), cluster.name())) {
+            events.event(obj, EventRecorder.NORMAL, "DeletedRayCluster", "Delete",
+                    "Deleted the RayCluster " + cluster.namespace() + "/" + cluster.name());
+        }
+    }
+
+    private List<StoredObject> ownedClusters(StoredObject obj) {
+        String selector = ServiceKeys.ORIGINATED_FROM_CR_NAME + "=" + obj.name() + ","
+                + ServiceKeys.ORIGINATED_FROM_CRD + "=" + ServiceKeys.CRD;
+        List<StoredObject> out = new ArrayList<>();
+        for (StoredObject c : client.list(ResourceTypes.RAYCLUSTERS, obj.namespace(), selector)) {
+            if (ownedBy(c, obj)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static boolean ownedBy(StoredObject child, StoredObject owner) {
+        JsonNode refs = Json.at(child.object(), "metadata", "ownerReferences");
+        if (refs != null && refs.isArray()) {
+            for (JsonNode r : refs) {
+                if (Objects.equals(Json.text(r, "uid"), owner.uid())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // clusters
+
+    private Cluster cluster(String namespace, String name) {
+        if (name == null) {
+            return null;
+        }
+        StoredObject c = client.get(ResourceTypes.RAYCLUSTERS, namespace, name);
+        if (c == null) {
+            return null;
+        }
+        JsonNode status = Json.at(c.object(), "status");
+        return new Cluster(c, status == null ? null : KubeClient.read(status, RayClusterStatus.class));
+    }
+
+    private Cluster createCluster(StoredObject obj, String name) {
+        ObjectNode desired = constructCluster(obj, name);
+        try {
+            StoredObject created = client.create(ResourceTypes.RAYCLUSTERS, obj.namespace(), desired);
+            events.event(obj, EventRecorder.NORMAL, "CreatedRayCluster", "Create",
+                    "Created the RayCluster " + obj.namespace() + "/" + name);
+            return new Cluster(created, null);
+        } catch (ApiException e) {
+            events.event(obj, EventRecorder.WARNING, "FailedToCreateRayCluster", "Create",
+                    "Failed to create the RayCluster " + obj.namespace() + "/" + name + ": " + e.getMessage());
+            if (e.code() == 409) {
+                return cluster(obj.namespace(), name);
+            }
+            return null;
+        }
+    }
+
+    private Cluster updateCluster(StoredObject obj, Cluster current, String role) {
+        ObjectNode goal = constructCluster(obj, current.name());
+        ObjectNode copy = current.object().copy();
+        ObjectNode meta = (ObjectNode) copy.get("metadata");
+        meta.set("labels", goal.get("metadata").get("labels"));
+        meta.set("annotations", goal.get("metadata").get("annotations"));
+        copy.set("spec", goal.get("spec"));
+        try {
+            StoredObject updated = client.update(ResourceTypes.RAYCLUSTERS, copy);
+            events.event(obj, EventRecorder.NORMAL, "UpdatedRayCluster", "Update",
+                    "Updated the " + role + " RayCluster " + obj.namespace() + "/" + current.name());
+            return new Cluster(updated, current.status());
+        } catch (ApiException e) {
+            events.event(obj, EventRecorder.WARNING, "FailedToUpdateRayCluster", "Update",
+                    "Failed to update the " + role + " RayCluster " + obj.namespace() + "/" + current.name() + ": "
+                            + e.getMessage());
+            return current;
+        }
+    }
+
+    /**
+     * KubeRay's {@code constructRayClusterForRayService}: the RayService's labels and annotations plus the
+     * originated-from labels and the hash annotations, a controller reference to the RayService, and
+     * {@code rayClusterConfig} as the spec. The Pod templates get KubeRay's serve labels (head "false", workers
+     * "true"), which KubeRay adds when it builds the Pods of a RayService's cluster.
+     */
+    static ObjectNode constructCluster(StoredObject obj, String name) {
+        ObjectNode c = Json.object();
+        c.put("apiVersion", "ray.io/v1");
+        c.put("kind", "RayCluster");
+        ObjectNode meta = c.putObject("metadata");
+        meta.put("name", name);
+        meta.put("namespace", obj.namespace());
+        ObjectNode labels = meta.putObject("labels");
+        obj.labels().forEach(labels::put);
+        labels.put(ServiceKeys.ORIGINATED_FROM_CR_NAME, obj.name());
+        labels.put(ServiceKeys.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
+        ObjectNode ann = meta.putObject("annotations");
+        JsonNode own = Json.at(obj.object(), "metadata", "annotations");
+        if (own != null && own.isObject()) {
+            own.properties().forEach(e -> {
+                if (!e.getKey().equals("kubectl.kubernetes.io/last-applied-configuration")) {
+                    ann.set(e.getKey(), e.getValue());
+                }
+            });
+        }
+        JsonNode config = Json.at(obj.object(), "spec", "rayClusterConfig");
+        ann.put(ServiceKeys.HASH, ClusterSpecHash.of(config));
+        ann.put(ServiceKeys.NUM_WORKER_GROUPS, Integer.toString(ClusterSpecHash.workerGroupCount(config)));
+        ann.put(ServiceKeys.KUBERAY_VERSION, ServiceKeys.OPERATOR_VERSION);
+        meta.putArray("ownerReferences").add(RayServiceServices.ownerReference(obj));
+        ObjectNode spec = config == null ? Json.object() : ((ObjectNode) config).deepCopy();
+        setTemplateLabel(Json.at(spec, "headGroupSpec"), "false");
+        JsonNode groups = spec.get("workerGroupSpecs");
+        if (groups != null && groups.isArray()) {
+            groups.forEach(g -> setTemplateLabel(g, "true"));
+        }
+        c.set("spec", spec);
+        return c;
+    }
+
+    private static void setTemplateLabel(JsonNode group, String value) {
+        if (group instanceof ObjectNode g) {
+            ObjectNode template = Json.child(g, "template");
+            ObjectNode tmeta = Json.child(template, "metadata");
+            ObjectNode tlabels = Json.child(tmeta, "labels");
+            tlabels.put(ServiceKeys.SERVE, value);
+        }
+    }
+
+    private static boolean shouldUpdateCluster(StoredObject obj, WorkingStatus st, Cluster cluster, boolean active) {
+        if (cluster == null || cluster.object().isDeleting()) {
+            return false;
+        }
+        Map<String, String> ann = annotations(cluster.object());
+        if (active) {
+            if (st.isTrue(RayServiceConditions.UPGRADE_IN_PROGRESS)) {
+                return false;
+            }
+            if (!ServiceKeys.OPERATOR_VERSION.equals(ann.get(ServiceKeys.KUBERAY_VERSION))) {
+                return true;
+            }
+        }
+        if (hashEqual(obj, cluster.object(), false)) {
+            return false;
+        }
+        return hashEqual(obj, cluster.object(), true);
+    }
+
+    /**
+     * KubeRay's {@code shouldPrepareNewCluster}: a new pending cluster is needed when there is no cluster at all,
+     * or when the spec changed by more than appended worker groups and the upgrade strategy allows a new cluster.
+     */
+    private static boolean shouldPrepareNewCluster(StoredObject obj, Cluster active, Cluster pending,
+                                                   boolean pendingServing) {
+        if (pendingServing) {
+            return false;
+        }
+        if (active == null && pending == null) {
+            return true;
+        }
+        Cluster c = pending != null ? pending : active;
+        if (hashEqual(obj, c.object(), false) || hashEqual(obj, c.object(), true)) {
+            return false;
+        }
+        return zeroDowntimeEnabled(obj);
+    }
+
+    /** NewCluster (or unset) allows a new cluster; None turns spec changes into no-ops. */
+    static boolean zeroDowntimeEnabled(StoredObject obj) {
+        String type = Json.text(obj.object(), "spec", "upgradeStrategy", "type");
+        return type == null || type.equals("NewCluster") || type.equals("NewClusterWithIncrementalUpgrade");
+    }
+
+    private static boolean hashEqual(StoredObject obj, StoredObject cluster, boolean partial) {
+        Map<String, String> ann = annotations(cluster);
+        String clusterHash = ann.get(ServiceKeys.HASH);
+        JsonNode config = Json.at(obj.object(), "spec", "rayClusterConfig");
+        if (!partial) {
+            return Objects.equals(clusterHash, ClusterSpecHash.of(config));
+        }
+        int groups;
+        try {
+            groups = Integer.parseInt(ann.getOrDefault(ServiceKeys.NUM_WORKER_GROUPS, ""));
+        } catch (NumberFormatException e) {
+            return true;
+        }
+        return Objects.equals(clusterHash, ClusterSpecHash.ofFirstGroups(config, groups));
+    }
+
+    private String newClusterName(StoredObject obj, long generation, WorkingStatus st) {
+        for (int attempt = 0; ; attempt++) {
+            String name = ClusterNames.generate(seed, obj.namespace(), obj.name(), obj.uid(), generation, attempt);
+            if (!name.equals(st.activeName()) && !name.equals(st.pendingName())
+                    && client.get(ResourceTypes.RAYCLUSTERS, obj.namespace(), name) == null) {
+                return name;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // serve
+
+    private StoredObject headPod(Cluster cluster) {
+        Map<String, String> sel = Map.of(ServiceKeys.CLUSTER, cluster.name(), ServiceKeys.NODE_TYPE, "head");
+        for (StoredObject p : pods.list(cluster.object().namespace(), sel)) {
+            if (!p.isDeleting()) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** KubeRay's head readiness gate: the cluster's HeadPodReady condition (or the head Pod itself when absent). */
+    private boolean headReady(Cluster cluster, StoredObject head) {
+        Condition c = cluster.status() == null ? null : cluster.status().condition(RayClusterConditions.HEAD_POD_READY);
+        if (c != null) {
+            return c.isTrue() && head != null;
+        }
+        return head != null && runningAndReady(head);
+    }
+
+    private ServeResult reconcileServe(StoredObject obj, RayService rs, Cluster cluster, boolean apply) {
+        StoredObject head = headPod(cluster);
+        if (!headReady(cluster, head)) {
+            return new ServeResult(false, null);
+        }
+        ServeApplications.ClusterKey key = new ServeApplications.ClusterKey(cluster.object().namespace(),
+                cluster.name());
+        String wanted = rs.spec().serveConfigV2() == null ? "" : rs.spec().serveConfigV2();
+        Map<String, ServeApplications.Application> apps = serve.applications(key, head.uid());
+        String applied = serve.appliedConfig(key, head.uid());
+        if (apply && (applied == null || apps.isEmpty() || !applied.equals(wanted))) {
+            try {
+                serve.put(key, head.uid(), wanted, annotations(obj));
+                events.event(obj, EventRecorder.NORMAL, "UpdatedServeApplications", "Update",
+                        "Updated serve applications to the RayCluster " + key);
+            } catch (ServeApplications.InvalidServeConfigException e) {
+                events.event(obj, EventRecorder.WARNING, "FailedToUpdateServeApplications", "Update",
+                        "Failed to update serve applications to the RayCluster " + key + ": " + e.getMessage());
+            }
+            apps = serve.applications(key, head.uid());
+        }
+        Map<String, AppStatus> out = new LinkedHashMap<>();
+        boolean ready = !apps.isEmpty();
+        for (Map.Entry<String, ServeApplications.Application> e : apps.entrySet()) {
+            ServeApplications.Application a = e.getValue();
+            if (!ServeApplications.RUNNING.equals(a.status())) {
+                ready = false;
+            }
+            Map<String, ServeDeploymentStatus> deps = new LinkedHashMap<>();
+            a.deployments().forEach((n, d) -> deps.put(n, new ServeDeploymentStatus(d.status(),
+                    emptyToNull(d.message()), null)));
+            out.put(e.getKey(), new AppStatus(a.status(), emptyToNull(a.message()), null, deps));
+        }
+        return new ServeResult(ready, out.isEmpty() ? null : out);
+    }
+
+    /**
+     * KubeRay's {@code updateHeadPodServeLabel}: the head Pod is labelled {@code ray.io/serve=true} while its Serve
+     * proxy is healthy (here: every application RUNNING), "false" otherwise or when the head is excluded.
+     */
+    private void updateHeadPodServeLabel(StoredObject obj, Cluster cluster, boolean exclude) {
+        if (cluster == null) {
+            return;
+        }
+        StoredObject head = headPod(cluster);
+        if (head == null) {
+            return;
+        }
+        String want = "false";
+        if (!exclude && runningAndReady(head)) {
+            Map<String, ServeApplications.Application> apps = serve.applications(
+                    new ServeApplications.ClusterKey(head.namespace(), cluster.name()), head.uid());
+            boolean healthy = !apps.isEmpty()
+                    && apps.values().stream().allMatch(a -> ServeApplications.RUNNING.equals(a.status()));
+            want = Boolean.toString(healthy);
+        }
+        if (want.equals(head.labels().get(ServiceKeys.SERVE))) {
+            return;
+        }
+        ObjectNode patch = Json.object();
+        patch.putObject("metadata").putObject("labels").put(ServiceKeys.SERVE, want);
+        try {
+            client.patch(ResourceTypes.PODS, head.namespace(), head.name(),
+                    io.kuberaysim.apiserver.registry.PatchType.MERGE, patch);
+            events.event(obj, EventRecorder.NORMAL, "UpdatedHeadPodServeLabel", "Update",
+                    "Updated the serve label to \"" + want + "\" for the Head Pod " + head.namespace() + "/"
+                            + head.name());
+        } catch (ApiException e) {
+            events.event(obj, EventRecorder.WARNING, "FailedToUpdateHeadPodServeLabel", "Update",
+                    "Failed to update the serve label to \"" + want + "\" for the Head Pod " + head.namespace() + "/"
+                            + head.name() + ": " + e.getMessage());
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // services and status
+
+    /**
+     * KubeRay's {@code reconcileServices}: create the Service when missing; when it exists, replace its spec (keeping
+     * the cluster IP) only if it selects another cluster.
+     */
+    private StoredObject reconcileService(StoredObject obj, ObjectNode desired) {
+        String name = Json.text(desired, "metadata", "name");
+        String ns = obj.namespace();
+        StoredObject existing = client.get(ResourceTypes.SERVICES, ns, name);
+        String target = Json.text(desired, "spec", "selector", RayServiceServices.SELECTOR_CLUSTER);
+        try {
+            if (existing == null) {
+                StoredObject created = client.create(ResourceTypes.SERVICES, ns, desired);
+                events.event(obj, EventRecorder.NORMAL, "CreatedService", "Create",
+                        "Created the service " + ns + "/" + name);
+                return created;
+            }
+            if (Objects.equals(target, RayServiceServices.selectedCluster(existing))) {
+                return existing;
+            }
+            ObjectNode copy = existing.copy();
+            ObjectNode spec = ((ObjectNode) desired.get("spec")).deepCopy();
+            JsonNode oldSpec = copy.get("spec");
+            for (String f : List.of("clusterIP", "clusterIPs")) {
+                JsonNode v = Json.at(oldSpec, f);
+                if (v != null) {
+                    spec.set(f, v);
+                }
+            }
+            copy.set("spec", spec);
+            StoredObject updated = client.update(ResourceTypes.SERVICES, copy);
+            events.event(obj, EventRecorder.NORMAL, "UpdatedService", "Update",
+                    "Updated the service " + ns + "/" + name);
+            return updated;
+        } catch (ApiException e) {
+            boolean create = existing == null;
+            events.event(obj, EventRecorder.WARNING, create ? "FailedToCreateService" : "FailedToUpdateService",
+                    create ? "Create" : "Update", "Failed to " + (create ? "create" : "update") + " the service "
+                            + ns + "/" + name + ", " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static RayServiceStatus withCluster(RayServiceStatus prev, Cluster cluster, ServeResult serve) {
+        if (prev == null || prev.rayClusterName() == null) {
+            return prev;
+        }
+        return new RayServiceStatus(serve == null ? null : serve.apps(), prev.rayClusterName(),
+                cluster == null ? null : cluster.status(), prev.targetCapacity(), prev.trafficRoutedPercent(),
+                prev.lastTrafficMigratedTime());
+    }
+
+    /** Ready Pods selected by the serve Service (KubeRay counts them in its EndpointSlices). */
+    private int countServeEndpoints(StoredObject obj) {
+        StoredObject svc = client.get(ResourceTypes.SERVICES, obj.namespace(), RayServiceServices.serveServiceName(obj));
+        JsonNode selector = svc == null ? null : Json.at(svc.object(), "spec", "selector");
+        if (selector == null || !selector.isObject() || selector.isEmpty()) {
+            return 0;
+        }
+        Map<String, String> sel = new LinkedHashMap<>();
+        selector.properties().forEach(e -> sel.put(e.getKey(), e.getValue().asString("")));
+        int n = 0;
+        for (StoredObject p : pods.list(obj.namespace(), sel)) {
+            if (!p.isDeleting() && runningAndReady(p)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void writeStatus(StoredObject obj, RayService rs, WorkingStatus st) {
+        if (!st.differsFrom(rs.status())) {
+            return;
+        }
+        st.lastUpdateTime = clock.now();
+        ObjectNode copy = obj.copy();
+        copy.set("status", KubeClient.tree(st.toRecord()));
+        client.updateStatus(ResourceTypes.RAYSERVICES, copy);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // helpers
+
+    /** Validation as KubeRay's {@code ValidateRayServiceMetadata} / {@code ValidateRayServiceSpec}, in short. */
+    private static String validate(StoredObject obj) {
+        String name = obj.name();
+        if (name.length() > MAX_NAME_LENGTH) {
+            return "metadata: RayService name should be no more than " + MAX_NAME_LENGTH + " characters";
+        }
+        if (!NameValidation.isDns1035Label(name).isEmpty()) {
+            return "metadata: RayService name should be a valid DNS1035 label: "
+                    + String.join(", ", NameValidation.isDns1035Label(name));
+        }
+        JsonNode config = Json.at(obj.object(), "spec", "rayClusterConfig");
+        JsonNode headContainers = Json.at(config, "headGroupSpec", "template", "spec", "containers");
+        if (headContainers == null || !headContainers.isArray() || headContainers.isEmpty()) {
+            return "spec: headGroupSpec should have at least one container";
+        }
+        JsonNode groups = Json.at(config, "workerGroupSpecs");
+        if (groups != null && groups.isArray()) {
+            for (JsonNode g : groups) {
+                JsonNode cs = Json.at(g, "template", "spec", "containers");
+                if (cs == null || !cs.isArray() || cs.isEmpty()) {
+                    return "spec: workerGroupSpec should have at least one container";
+                }
+            }
+        }
+        String headSvcName = Json.text(config, "headGroupSpec", "headService", "metadata", "name");
+        if (headSvcName != null && !headSvcName.isEmpty()) {
+            return "spec: spec.rayClusterConfig.headGroupSpec.headService.metadata.name should not be set";
+        }
+        String type = Json.text(obj.object(), "spec", "upgradeStrategy", "type");
+        if ("NewClusterWithIncrementalUpgrade".equals(type)) {
+            return "spec: upgradeStrategy NewClusterWithIncrementalUpgrade needs the Gateway API, which the "
+                    + "simulator does not provide; use NewCluster or None";
+        }
+        return null;
+    }
+
+    private static boolean hasFinalizer(StoredObject obj) {
+        JsonNode fins = Json.at(obj.object(), "metadata", "finalizers");
+        if (fins != null && fins.isArray()) {
+            for (JsonNode f : fins) {
+                if (ServiceKeys.FINALIZER.equals(f.asString(""))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static long generation(StoredObject obj) {
+        JsonNode g = Json.at(obj.object(), "metadata", "generation");
+        return g == null ? 0 : g.asLong();
+    }
+
+    private static Map<String, String> annotations(StoredObject o) {
+        JsonNode a = Json.at(o.object(), "metadata", "annotations");
+        Map<String, String> m = new LinkedHashMap<>();
+        if (a != null && a.isObject()) {
+            a.properties().forEach(e -> m.put(e.getKey(), e.getValue().asString("")));
+        }
+        return m;
+    }
+
+    /** Phase Running and condition Ready=True. */
+    static boolean runningAndReady(StoredObject pod) {
+        if (!"Running".equals(Json.text(pod.object(), "status", "phase"))) {
+            return false;
+        }
+        JsonNode conds = Json.at(pod.object(), "status", "conditions");
+        if (conds != null && conds.isArray()) {
+            for (JsonNode c : conds) {
+                if ("Ready".equals(Json.text(c, "type"))) {
+                    return "True".equals(Json.text(c, "status"));
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}

@@ -1,0 +1,176 @@
+package io.kuberaysim.controller.ray.service;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ray.RayService;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The RayService's own Services (KubeRay {@code BuildHeadServiceForRayService} and
+ * {@code BuildServeServiceForRayService}): {@code <rayservice>-head-svc} selecting the head Pod of the serving
+ * cluster, and {@code <rayservice>-serve-svc} selecting its Pods labelled {@code ray.io/serve=true}. Both are
+ * owned by the RayService, so they outlive every single cluster and traffic moves by changing their selectors.
+ */
+public final class RayServiceServices {
+
+    /** Cluster-name key the services are switched by. */
+    public static final String SELECTOR_CLUSTER = ServiceKeys.CLUSTER;
+
+    private RayServiceServices() {
+    }
+
+    /** Selector of a cluster's head Pod. */
+    public static Map<String, String> headSelector(String cluster) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(ServiceKeys.CLUSTER, cluster);
+        m.put(ServiceKeys.NODE_TYPE, "head");
+        m.put(ServiceKeys.IDENTIFIER, cluster + "-head");
+        m.put(ServiceKeys.APP_NAME, "kuberay");
+        m.put(ServiceKeys.CREATED_BY, "kuberay-operator");
+        return m;
+    }
+
+    /** Selector of a cluster's serving Pods. */
+    public static Map<String, String> serveSelector(String cluster) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(ServiceKeys.CLUSTER, cluster);
+        m.put(ServiceKeys.SERVE, "true");
+        return m;
+    }
+
+    /** Name of the serve Service: {@code serveService.metadata.name}, else {@code <rayservice>-serve-svc}. */
+    public static String serveServiceName(StoredObject rayService) {
+        String custom = Json.text(rayService.object(), "spec", "serveService", "metadata", "name");
+        return custom == null || custom.isEmpty() ? ServiceKeys.serveServiceName(rayService.name()) : custom;
+    }
+
+    /** The head Service pointing at {@code cluster}: headless, with the head container's ports. */
+    public static ObjectNode headService(StoredObject rayService, String cluster) {
+        ObjectNode svc = base(rayService, ServiceKeys.headServiceName(rayService.name()));
+        ObjectNode labels = Json.child((ObjectNode) svc.get("metadata"), "labels");
+        labels.put(ServiceKeys.IDENTIFIER, rayService.name() + "-head");
+        ObjectNode spec = svc.putObject("spec");
+        ObjectNode selector = spec.putObject("selector");
+        headSelector(cluster).forEach(selector::put);
+        ArrayNode ports = spec.putArray("ports");
+        headPorts(clusterConfig(rayService)).forEach((name, port) ->
+                ports.addObject().put("name", name).put("port", port).put("appProtocol", "tcp"));
+        spec.put("type", "ClusterIP");
+        // KubeRay >= 1.2 makes the head Service headless unless told otherwise.
+        spec.put("clusterIP", "None");
+        spec.put("publishNotReadyAddresses", true);
+        return svc;
+    }
+
+    /**
+     * The serve Service pointing at {@code cluster}: the user's {@code serveService} as a base, the selector forced,
+     * and the head's {@code serve}/{@code serve-*} ports when the user named none. Null when there is no serve port.
+     */
+    public static ObjectNode serveService(StoredObject rayService, String cluster) {
+        JsonNode user = Json.at(rayService.object(), "spec", "serveService");
+        ObjectNode svc = base(rayService, serveServiceName(rayService));
+        ObjectNode meta = (ObjectNode) svc.get("metadata");
+        if (user != null && user.isObject()) {
+            JsonNode userLabels = Json.at(user, "metadata", "labels");
+            if (userLabels != null && userLabels.isObject()) {
+                ObjectNode labels = Json.child(meta, "labels");
+                userLabels.properties().forEach(e -> {
+                    if (!labels.has(e.getKey())) {
+                        labels.set(e.getKey(), e.getValue());
+                    }
+                });
+            }
+            JsonNode ann = Json.at(user, "metadata", "annotations");
+            if (ann != null && ann.isObject()) {
+                meta.set("annotations", ann.deepCopy());
+            }
+        }
+        Json.child(meta, "labels").put(ServiceKeys.SERVE, rayService.name() + "-serve");
+        JsonNode userSpec = Json.at(user, "spec");
+        ObjectNode spec = userSpec != null && userSpec.isObject() ? ((ObjectNode) userSpec).deepCopy() : Json.object();
+        svc.set("spec", spec);
+        spec.remove("clusterIP");
+        spec.remove("clusterIPs");
+        ObjectNode selector = spec.putObject("selector");
+        serveSelector(cluster).forEach(selector::put);
+        if (!(spec.get("ports") instanceof ArrayNode userPorts) || userPorts.isEmpty()) {
+            ArrayNode ports = spec.putArray("ports");
+            headPorts(clusterConfig(rayService)).forEach((name, port) -> {
+                if (name.equals("serve") || name.startsWith("serve-")) {
+                    ports.addObject().put("name", name).put("port", port).put("appProtocol", "tcp");
+                }
+            });
+            if (ports.isEmpty()) {
+                return null;
+            }
+        }
+        if (!spec.has("type")) {
+            spec.put("type", "ClusterIP");
+        }
+        return svc;
+    }
+
+    /** The cluster a Service's selector points at, or null. */
+    public static String selectedCluster(StoredObject service) {
+        return service == null ? null : Json.text(service.object(), "spec", "selector", SELECTOR_CLUSTER);
+    }
+
+    /** The head container's ports by name, as KubeRay exposes them: its declared ports plus metrics, or defaults. */
+    public static Map<String, Integer> headPorts(JsonNode rayClusterConfig) {
+        JsonNode containers = Json.at(rayClusterConfig, "headGroupSpec", "template", "spec", "containers");
+        JsonNode declared = containers == null || !containers.isArray() || containers.isEmpty()
+                ? null : containers.get(0).get("ports");
+        Map<String, Integer> ports = new TreeMap<>();
+        if (declared == null || !declared.isArray() || declared.isEmpty()) {
+            ports.put("client", 10001);
+            ports.put("gcs-server", 6379);
+            ports.put("dashboard", 8265);
+            ports.put("metrics", 8080);
+            ports.put("serve", 8000);
+            return ports;
+        }
+        for (JsonNode p : declared) {
+            int port = p.path("containerPort").asInt();
+            String name = Json.text(p, "name");
+            ports.put(name == null || name.isEmpty() ? port + "-port" : name, port);
+        }
+        ports.putIfAbsent("metrics", 8080);
+        return ports;
+    }
+
+    /** The controller ownerReference to the RayService. */
+    public static ObjectNode ownerReference(StoredObject rayService) {
+        ObjectNode ref = Json.object();
+        ref.put("apiVersion", RayService.API_VERSION);
+        ref.put("kind", RayService.KIND);
+        ref.put("name", rayService.name());
+        ref.put("uid", rayService.uid());
+        ref.put("controller", true);
+        ref.put("blockOwnerDeletion", true);
+        return ref;
+    }
+
+    private static JsonNode clusterConfig(StoredObject rayService) {
+        return Json.at(rayService.object(), "spec", "rayClusterConfig");
+    }
+
+    private static ObjectNode base(StoredObject rayService, String name) {
+        ObjectNode svc = Json.object();
+        svc.put("apiVersion", "v1");
+        svc.put("kind", "Service");
+        ObjectNode meta = svc.putObject("metadata");
+        meta.put("name", name);
+        meta.put("namespace", rayService.namespace());
+        ObjectNode labels = meta.putObject("labels");
+        labels.put(ServiceKeys.ORIGINATED_FROM_CR_NAME, rayService.name());
+        labels.put(ServiceKeys.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
+        meta.putArray("ownerReferences").add(ownerReference(rayService));
+        return svc;
+    }
+}
