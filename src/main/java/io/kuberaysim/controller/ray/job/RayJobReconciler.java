@@ -1,0 +1,972 @@
+package io.kuberaysim.controller.ray.job;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.api.ray.ClusterState;
+import io.kuberaysim.api.ray.DeletionPolicyType;
+import io.kuberaysim.api.ray.DeletionRule;
+import io.kuberaysim.api.ray.DeletionStrategy;
+import io.kuberaysim.api.ray.JobDeploymentStatus;
+import io.kuberaysim.api.ray.JobFailedReason;
+import io.kuberaysim.api.ray.JobStatus;
+import io.kuberaysim.api.ray.JobSubmissionMode;
+import io.kuberaysim.api.ray.RayCluster;
+import io.kuberaysim.api.ray.RayClusterStatus;
+import io.kuberaysim.api.ray.RayJob;
+import io.kuberaysim.api.ray.RayJobInfo;
+import io.kuberaysim.api.ray.RayJobSpec;
+import io.kuberaysim.api.ray.RayJobStatus;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.reconcile.Reconciler;
+import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.controller.runtime.reconcile.Result;
+import io.kuberaysim.sim.ray.RayDashboard;
+import io.kuberaysim.sim.ray.RayDashboard.ClusterKey;
+import io.kuberaysim.sim.ray.RayDashboard.DashboardException;
+import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * KubeRay's RayJob controller ({@code rayjob_controller.go}): the jobDeploymentStatus state machine
+ * New → Initializing → (Waiting →) Running → Complete/Failed, with Suspending/Suspended, Retrying and
+ * ValidationFailed; it creates the job's RayCluster (or uses one chosen by clusterSelector), the submitter Job
+ * (K8sJobMode), {@code <rayjob>-head-svc}, talks to the simulated {@link RayDashboard} and cleans up after the job.
+ *
+ * <p>Objects are read straight from the store through the {@link KubeClient}, so a pass never sees a stale cache.
+ * Names and job ids come from a {@link Random} seeded with the configured seed, the RayJob's key, the attempt and the
+ * (virtual) time, so runs on a virtual clock are repeatable.
+ */
+public final class RayJobReconciler implements Reconciler {
+    private static final Logger log = LoggerFactory.getLogger(RayJobReconciler.class);
+
+    /** The RayJob finalizer. */
+    public static final String FINALIZER = "ray.io/rayjob-finalizer";
+    /** clusterSelector key naming the existing cluster. */
+    public static final String CLUSTER_SELECTOR_KEY = "ray.io/cluster";
+    /** Label with the name of the custom resource that made an object. */
+    public static final String ORIGINATED_FROM_CR_NAME_LABEL = "ray.io/originated-from-cr-name";
+    /** Label with the kind of the custom resource that made an object. */
+    public static final String ORIGINATED_FROM_CRD_LABEL = "ray.io/originated-from-crd";
+    /** Label with the submission mode of the RayJob that made a RayCluster. */
+    public static final String JOB_SUBMISSION_MODE_LABEL = "ray.io/job-submission-mode";
+    /** Standard creator label. */
+    public static final String CREATED_BY_LABEL = "app.kubernetes.io/created-by";
+    /** Value of the creator label. */
+    public static final String CREATED_BY_VALUE = "kuberay-operator";
+    /** Annotation SidecarMode puts on its cluster. */
+    public static final String DISABLE_PROVISIONED_HEAD_RESTART = "ray.io/disable-provisioned-head-restart";
+    /** The managedBy value of this operator. */
+    public static final String KUBERAY_MANAGER = "ray.io/kuberay-operator";
+    /** Event component. */
+    public static final String COMPONENT = "rayjob-controller";
+
+    /** KubeRay's RayJobDefaultRequeueDuration. */
+    public static final Duration REQUEUE = Duration.ofSeconds(3);
+    /** Extra delay KubeRay adds after a TTL before the next pass. */
+    static final Duration TTL_SLACK = Duration.ofSeconds(2);
+    /** RAYJOB_DEPLOYMENT_STATUS_TRANSITION_GRACE_PERIOD_SECONDS default. */
+    static final Duration TRANSITION_GRACE_PERIOD = Duration.ofSeconds(300);
+    /** RAYJOB_STATUS_CHECK_TIMEOUT_SECONDS default. */
+    static final Duration STATUS_CHECK_TIMEOUT = Duration.ofSeconds(300);
+    /** DefaultSubmitterFinishedTimeout. */
+    static final Duration SUBMITTER_FINISHED_TIMEOUT = Duration.ofSeconds(30);
+    private static final String DASHBOARD_PORT_NAME = "dashboard";
+    private static final String RAND_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+    private final KubeClient client;
+    private final Clock clock;
+    private final EventRecorder events;
+    private final RayDashboard dashboard;
+    private final long seed;
+
+    /**
+     * @param client    store access
+     * @param clock     the simulation clock
+     * @param events    recorder for component {@value #COMPONENT}
+     * @param dashboard the simulated Ray dashboards
+     * @param seed      {@code kuberay-sim.seed}, mixed into generated names
+     */
+    public RayJobReconciler(KubeClient client, Clock clock, EventRecorder events, RayDashboard dashboard, long seed) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.events = Objects.requireNonNull(events, "events");
+        this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
+        this.seed = seed;
+    }
+
+    /** State of one reconcile pass. */
+    private final class Pass {
+        StoredObject so;
+        final RayJob job;
+        final RayJobSpec spec;
+        final RayJobStatus old;
+        final Draft d;
+        /** Earliest deadline that should wake the RayJob before the default requeue. */
+        Instant wakeAt;
+
+        Pass(StoredObject so, RayJob job) {
+            this.so = so;
+            this.job = job;
+            this.spec = job.spec();
+            this.old = job.status() == null ? Draft.EMPTY : job.status();
+            this.d = Draft.of(old);
+        }
+
+        String ns() {
+            return so.namespace();
+        }
+
+        String name() {
+            return so.name();
+        }
+
+        boolean selectorMode() {
+            return spec.clusterSelector() != null && !spec.clusterSelector().isEmpty();
+        }
+
+        void wake(Instant at) {
+            if (wakeAt == null || at.isBefore(wakeAt)) {
+                wakeAt = at;
+            }
+        }
+    }
+
+    @Override
+    public Result reconcile(Request request) {
+        StoredObject so = client.get(ResourceTypes.RAYJOBS, request.namespace(), request.name());
+        if (so == null) {
+            return Result.done();
+        }
+        RayJob job = KubeClient.read(so.object(), RayJob.class);
+        if (job.spec() != null && job.spec().managedBy() != null && !job.spec().managedBy().isEmpty()
+                && !KUBERAY_MANAGER.equals(job.spec().managedBy())) {
+            return Result.done();
+        }
+        if (so.isDeleting()) {
+            return handleDeletion(so, job);
+        }
+        RayJobValidation.Failure failure = RayJobValidation.validate(job);
+        if (failure != null) {
+            events.event(so, EventRecorder.WARNING, failure.kind().eventReason(), "Validate",
+                    so.namespace() + "/" + so.name() + ": " + failure.message());
+            Pass p = new Pass(so, job);
+            p.d.jobDeploymentStatus = JobDeploymentStatus.VALIDATION_FAILED;
+            p.d.reason = JobFailedReason.VALIDATION_FAILED;
+            p.d.message = failure.message();
+            writeStatus(p);
+            return Result.done();
+        }
+        Pass p = new Pass(so, job);
+        String ds = p.d.jobDeploymentStatus == null ? JobDeploymentStatus.NEW : p.d.jobDeploymentStatus;
+        Result early = switch (ds) {
+            case JobDeploymentStatus.NEW -> handleNew(p);
+            case JobDeploymentStatus.INITIALIZING -> handleInitializing(p);
+            case JobDeploymentStatus.WAITING -> handleWaiting(p);
+            case JobDeploymentStatus.RUNNING -> handleRunning(p);
+            case JobDeploymentStatus.SUSPENDING, JobDeploymentStatus.RETRYING -> handleTeardown(p, ds);
+            case JobDeploymentStatus.SUSPENDED -> handleSuspended(p);
+            case JobDeploymentStatus.COMPLETE, JobDeploymentStatus.FAILED -> handleFinished(p);
+            // ValidationFailed of a spec that became valid: KubeRay has no way out either; nothing to do.
+            default -> Result.done();
+        };
+        if (early != null) {
+            return early;
+        }
+        checkBackoffLimit(p);
+        writeStatus(p);
+        Duration after = REQUEUE;
+        if (p.wakeAt != null) {
+            Duration untilDeadline = Duration.between(clock.now(), p.wakeAt);
+            if (untilDeadline.compareTo(after) < 0) {
+                after = untilDeadline.isNegative() ? Duration.ZERO : untilDeadline;
+            }
+        }
+        return Result.requeueAfter(after);
+    }
+
+    // ---------------------------------------------------------------------------------------------- states
+
+    private Result handleNew(Pass p) {
+        ensureFinalizer(p);
+        Random random = random(p);
+        JobSubmissionMode mode = p.spec.submissionModeOrDefault();
+        if (isEmpty(p.d.jobId)) {
+            if (!isEmpty(p.spec.jobId())) {
+                p.d.jobId = p.spec.jobId();
+            } else if (mode != JobSubmissionMode.InteractiveMode) {
+                p.d.jobId = p.name() + "-" + rand5(random);
+            }
+        }
+        if (isEmpty(p.d.rayClusterName)) {
+            p.d.rayClusterName = p.selectorMode() ? p.spec.clusterSelector().get(CLUSTER_SELECTOR_KEY)
+                    : p.name() + "-" + rand5(random);
+        }
+        p.d.jobStatus = JobStatus.NEW;
+        p.d.jobDeploymentStatus = JobDeploymentStatus.INITIALIZING;
+        p.d.startTime = now();
+        p.d.endTime = null;
+        return null;
+    }
+
+    private Result handleInitializing(Pass p) {
+        if (p.spec.suspended()) {
+            p.d.jobDeploymentStatus = JobDeploymentStatus.SUSPENDING;
+            return null;
+        }
+        if (checkActiveDeadline(p) || checkPreRunningDeadline(p)) {
+            return null;
+        }
+        StoredObject cluster = getOrCreateCluster(p);
+        if (cluster == null) {
+            return Result.requeueAfter(REQUEUE);
+        }
+        p.d.rayClusterStatus = clusterStatus(cluster);
+        if (isEmpty(p.d.dashboardURL)) {
+            if (!ClusterState.READY.equals(Json.text(cluster.object(), "status", "state"))) {
+                return null;
+            }
+            String url = dashboardUrl(cluster);
+            if (url == null) {
+                return null;
+            }
+            p.d.dashboardURL = url;
+        }
+        switch (p.spec.submissionModeOrDefault()) {
+            case InteractiveMode -> {
+                p.d.jobDeploymentStatus = JobDeploymentStatus.WAITING;
+                return null;
+            }
+            // SidecarMode is simulated with a submitter Job as well (see the class comment of SubmitterSimulation).
+            case K8sJobMode, SidecarMode -> ensureSubmitterJob(p, cluster);
+            default -> {
+            }
+        }
+        p.d.jobDeploymentStatus = JobDeploymentStatus.RUNNING;
+        return null;
+    }
+
+    private Result handleWaiting(Pass p) {
+        if (checkPreRunningDeadline(p)) {
+            return null;
+        }
+        if (!isEmpty(p.spec.jobId())) {
+            p.d.jobId = p.spec.jobId();
+            p.d.jobDeploymentStatus = JobDeploymentStatus.RUNNING;
+        }
+        return null;
+    }
+
+    private Result handleRunning(Pass p) {
+        if (p.spec.suspended()) {
+            p.d.jobDeploymentStatus = JobDeploymentStatus.SUSPENDING;
+            return null;
+        }
+        if (checkActiveDeadline(p)) {
+            return null;
+        }
+        Instant now = clock.now();
+        if (JobStatus.isTerminal(p.d.jobStatus) && p.d.rayJobInfo != null && p.d.rayJobInfo.endTime() != null
+                && now.isAfter(p.d.rayJobInfo.endTime().plus(TRANSITION_GRACE_PERIOD))) {
+            boolean failed = JobStatus.FAILED.equals(p.d.jobStatus);
+            finish(p, failed ? JobDeploymentStatus.FAILED : JobDeploymentStatus.COMPLETE,
+                    JobFailedReason.TRANSITION_GRACE_PERIOD_EXCEEDED,
+                    "The RayJob deployment status did not follow the Ray job status " + p.d.jobStatus + " within "
+                            + TRANSITION_GRACE_PERIOD.toSeconds() + "s");
+            return null;
+        }
+        if (p.d.jobStatusCheckFailureStartTime != null
+                && now.isAfter(p.d.jobStatusCheckFailureStartTime.plus(STATUS_CHECK_TIMEOUT))) {
+            finish(p, JobDeploymentStatus.FAILED, JobFailedReason.JOB_STATUS_CHECK_TIMEOUT_EXCEEDED,
+                    "Failed to get the Ray job status from the dashboard for more than "
+                            + STATUS_CHECK_TIMEOUT.toSeconds() + "s");
+            return null;
+        }
+        StoredObject cluster = client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+        if (cluster != null) {
+            p.d.rayClusterStatus = clusterStatus(cluster);
+            if (!p.selectorMode()) {
+                ensureRayJobHeadService(p, cluster);
+            }
+        }
+        JobSubmissionMode mode = p.spec.submissionModeOrDefault();
+        boolean hasSubmitter = mode == JobSubmissionMode.K8sJobMode || mode == JobSubmissionMode.SidecarMode;
+        Instant submitterFinished = null;
+        if (hasSubmitter) {
+            StoredObject submitter = client.get(ResourceTypes.JOBS, p.ns(), p.name());
+            if (submitter != null) {
+                JsonNode failedCond = jobCondition(submitter, "Failed");
+                if (failedCond != null) {
+                    boolean appFailed = JobStatus.FAILED.equals(p.d.jobStatus);
+                    finish(p, JobDeploymentStatus.FAILED,
+                            appFailed ? JobFailedReason.APP_FAILED : JobFailedReason.SUBMISSION_FAILED,
+                            "Job submission has failed. Reason: " + Objects.toString(Json.text(failedCond, "reason"), "")
+                                    + ". Message: " + Objects.toString(Json.text(failedCond, "message"), ""));
+                    return null;
+                }
+                JsonNode completeCond = jobCondition(submitter, "Complete");
+                if (completeCond != null) {
+                    submitterFinished = parseTime(Json.text(completeCond, "lastTransitionTime"), now);
+                }
+            }
+            if (submitterFinished != null && !JobStatus.isTerminal(p.d.jobStatus)
+                    && now.isAfter(submitterFinished.plus(SUBMITTER_FINISHED_TIMEOUT))) {
+                p.d.jobStatus = JobStatus.FAILED;
+                finish(p, JobDeploymentStatus.FAILED, JobFailedReason.TRANSITION_GRACE_PERIOD_EXCEEDED,
+                        "The RayJob submitter finished at " + submitterFinished + " but the Ray job did not reach a "
+                                + "terminal state within " + SUBMITTER_FINISHED_TIMEOUT.toSeconds() + "s");
+                return null;
+            }
+        }
+        ClusterKey key = clusterKey(p);
+        try {
+            Optional<JobDetails> info = dashboard.status(key, p.d.jobId);
+            p.d.jobStatusCheckFailureStartTime = null;
+            if (info.isEmpty()) {
+                if (mode == JobSubmissionMode.HTTPMode) {
+                    submitOverHttp(p, key);
+                } else if (submitterFinished != null) {
+                    finish(p, JobDeploymentStatus.FAILED, JobFailedReason.APP_FAILED,
+                            "Submitter completed but Ray job not found in RayCluster.");
+                }
+                return null;
+            }
+            JobDetails j = info.get();
+            p.d.jobStatus = j.status().name();
+            p.d.message = j.message();
+            p.d.rayJobInfo = new RayJobInfo(j.startTime() > 0 ? Instant.ofEpochMilli(j.startTime()) : null,
+                    j.endTime() > 0 ? Instant.ofEpochMilli(j.endTime()) : null);
+            if (JobStatus.isTerminal(p.d.jobStatus) && (!hasSubmitter || submitterFinished != null)) {
+                if (JobStatus.FAILED.equals(p.d.jobStatus)) {
+                    finish(p, JobDeploymentStatus.FAILED, JobFailedReason.APP_FAILED, j.message());
+                } else {
+                    finish(p, JobDeploymentStatus.COMPLETE, null, j.message());
+                }
+            }
+        } catch (DashboardException e) {
+            log.debug("RayJob {}/{}: dashboard of {} not answering: {}", p.ns(), p.name(), key, e.getMessage());
+            if (p.d.jobStatusCheckFailureStartTime == null) {
+                p.d.jobStatusCheckFailureStartTime = now();
+            }
+            p.wake(p.d.jobStatusCheckFailureStartTime.plus(STATUS_CHECK_TIMEOUT).plusMillis(1));
+        }
+        return null;
+    }
+
+    private void submitOverHttp(Pass p, ClusterKey key) {
+        try {
+            dashboard.submit(key, p.d.jobId, p.spec.entrypoint(), submissionMetadata(p.job),
+                    SubmitterJobFactory.runtimeEnvJson(p.spec));
+        } catch (DashboardException e) {
+            if (e.kind() != DashboardException.Kind.ALREADY_EXISTS) {
+                throw e;
+            }
+        }
+    }
+
+    /** Suspending and Retrying: delete the cluster and the submitter, then start over (or stay suspended). */
+    private Result handleTeardown(Pass p, String ds) {
+        boolean pending = false;
+        if (!p.selectorMode() && !isEmpty(p.d.rayClusterName)) {
+            StoredObject cluster = client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+            if (cluster != null) {
+                if (!cluster.isDeleting()) {
+                    deleteCluster(p, cluster);
+                }
+                pending |= client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName) != null;
+            }
+        }
+        StoredObject submitter = client.get(ResourceTypes.JOBS, p.ns(), p.name());
+        if (submitter != null) {
+            if (!submitter.isDeleting()) {
+                if (client.delete(ResourceTypes.JOBS, p.ns(), p.name())) {
+                    events.event(p.so, EventRecorder.NORMAL, "DeletedRayJobSubmitter", "Delete",
+                            "Deleted submitter K8s Job " + p.ns() + "/" + p.name());
+                }
+            }
+            pending |= client.get(ResourceTypes.JOBS, p.ns(), p.name()) != null;
+        }
+        if (pending) {
+            return Result.requeueAfter(REQUEUE);
+        }
+        p.d.rayClusterName = null;
+        p.d.dashboardURL = null;
+        p.d.jobId = null;
+        p.d.message = null;
+        p.d.reason = null;
+        p.d.rayJobInfo = null;
+        p.d.rayClusterStatus = null;
+        p.d.jobStatus = JobStatus.NEW;
+        p.d.jobDeploymentStatus = JobDeploymentStatus.SUSPENDING.equals(ds) ? JobDeploymentStatus.SUSPENDED
+                : JobDeploymentStatus.NEW;
+        return null;
+    }
+
+    private Result handleSuspended(Pass p) {
+        if (p.spec.suspended()) {
+            return Result.done();
+        }
+        p.d.jobStatus = JobStatus.NEW;
+        p.d.jobDeploymentStatus = JobDeploymentStatus.NEW;
+        return null;
+    }
+
+    /** Complete / Failed: the clean-up policies. Never changes the status. */
+    private Result handleFinished(Pass p) {
+        if (p.selectorMode()) {
+            return Result.done();
+        }
+        Instant end = p.d.endTime != null ? p.d.endTime : now();
+        DeletionStrategy strategy = p.spec.deletionStrategy();
+        if (strategy != null && strategy.deletionRules() != null && !strategy.deletionRules().isEmpty()) {
+            return applyDeletionRules(p, strategy.deletionRules(), end);
+        }
+        if (strategy != null && (strategy.onSuccess() != null || strategy.onFailure() != null)) {
+            DeletionPolicyType policy = JobStatus.SUCCEEDED.equals(p.d.jobStatus)
+                    ? strategy.onSuccess() == null ? null : strategy.onSuccess().policy()
+                    : strategy.onFailure() == null ? null : strategy.onFailure().policy();
+            if (policy == null || policy == DeletionPolicyType.DeleteNone) {
+                return Result.done();
+            }
+            Instant due = end.plusSeconds(ttlSeconds(p.spec));
+            if (clock.now().isBefore(due)) {
+                return Result.requeueAfter(Duration.between(clock.now(), due).plus(TTL_SLACK));
+            }
+            execute(p, policy);
+            return Result.done();
+        }
+        if (p.spec.shutsDownAfterJobFinishes()) {
+            Instant due = end.plusSeconds(ttlSeconds(p.spec));
+            if (clock.now().isBefore(due)) {
+                return Result.requeueAfter(Duration.between(clock.now(), due).plus(TTL_SLACK));
+            }
+            execute(p, DeletionPolicyType.DeleteCluster);
+        }
+        return Result.done();
+    }
+
+    private Result applyDeletionRules(Pass p, List<DeletionRule> rules, Instant end) {
+        Instant now = clock.now();
+        DeletionRule chosen = null;
+        Instant nextDue = null;
+        for (DeletionRule rule : rules) {
+            if (!matches(rule, p.d) || isDone(p, rule.policy())) {
+                continue;
+            }
+            int ttl = rule.condition().ttlSeconds() == null ? 0 : rule.condition().ttlSeconds();
+            Instant due = end.plusSeconds(ttl);
+            if (now.isBefore(due)) {
+                nextDue = nextDue == null || due.isBefore(nextDue) ? due : nextDue;
+            } else if (chosen == null || rank(rule.policy()) > rank(chosen.policy())) {
+                chosen = rule;
+            }
+        }
+        if (chosen != null) {
+            execute(p, chosen.policy());
+            // Another overdue rule may remain; look again once this action has taken effect.
+            return nextDue == null ? Result.requeueAfter(TTL_SLACK) : Result.requeueAfter(
+                    Duration.between(now, nextDue).plus(TTL_SLACK));
+        }
+        return nextDue == null ? Result.done() : Result.requeueAfter(Duration.between(now, nextDue).plus(TTL_SLACK));
+    }
+
+    private static boolean matches(DeletionRule rule, Draft d) {
+        if (rule == null || rule.condition() == null || rule.policy() == null) {
+            return false;
+        }
+        if (rule.condition().jobStatus() != null) {
+            return rule.condition().jobStatus().name().equals(d.jobStatus);
+        }
+        return rule.condition().jobDeploymentStatus() != null
+                && JobDeploymentStatus.FAILED.equals(d.jobDeploymentStatus);
+    }
+
+    private static int rank(DeletionPolicyType t) {
+        return switch (t) {
+            case DeleteSelf -> 3;
+            case DeleteCluster -> 2;
+            case DeleteWorkers -> 1;
+            case DeleteNone -> 0;
+        };
+    }
+
+    private boolean isDone(Pass p, DeletionPolicyType policy) {
+        StoredObject cluster = isEmpty(p.d.rayClusterName) ? null
+                : client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+        return switch (policy) {
+            case DeleteNone -> true;
+            case DeleteSelf -> p.so.isDeleting();
+            case DeleteCluster -> cluster == null || cluster.isDeleting();
+            case DeleteWorkers -> cluster == null || cluster.isDeleting() || allWorkersSuspended(cluster);
+        };
+    }
+
+    private void execute(Pass p, DeletionPolicyType policy) {
+        switch (policy) {
+            case DeleteCluster -> {
+                StoredObject cluster = isEmpty(p.d.rayClusterName) ? null
+                        : client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+                if (cluster != null && !cluster.isDeleting()) {
+                    deleteCluster(p, cluster);
+                }
+            }
+            case DeleteWorkers -> suspendWorkers(p);
+            case DeleteSelf -> {
+                log.info("RayJob {}/{}: deleting itself (DeleteSelf)", p.ns(), p.name());
+                client.delete(ResourceTypes.RAYJOBS, p.ns(), p.name());
+            }
+            case DeleteNone -> {
+            }
+        }
+    }
+
+    private void suspendWorkers(Pass p) {
+        StoredObject cluster = isEmpty(p.d.rayClusterName) ? null
+                : client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+        if (cluster == null || cluster.isDeleting() || allWorkersSuspended(cluster)) {
+            return;
+        }
+        ObjectNode copy = cluster.copy();
+        JsonNode groups = Json.at(copy, "spec", "workerGroupSpecs");
+        if (groups instanceof ArrayNode arr) {
+            arr.forEach(g -> ((ObjectNode) g).put("suspend", true));
+        }
+        try {
+            client.update(ResourceTypes.RAYCLUSTERS, copy);
+            events.event(p.so, EventRecorder.NORMAL, "UpdatedRayCluster", "Update",
+                    "Updated RayCluster " + p.ns() + "/" + cluster.name() + ": suspended all worker groups");
+        } catch (ApiException e) {
+            events.event(p.so, EventRecorder.WARNING, "FailedToUpdateRayCluster", "Update",
+                    "Failed to update RayCluster " + p.ns() + "/" + cluster.name() + ": " + e.getMessage());
+            throw e;
+        }
+    }
+
+    private static boolean allWorkersSuspended(StoredObject cluster) {
+        JsonNode groups = Json.at(cluster.object(), "spec", "workerGroupSpecs");
+        if (groups == null || !groups.isArray()) {
+            return true;
+        }
+        for (JsonNode g : groups) {
+            JsonNode s = g.get("suspend");
+            if (s == null || !s.asBoolean()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------------------------- deletion
+
+    private Result handleDeletion(StoredObject so, RayJob job) {
+        if (!hasFinalizer(so)) {
+            return Result.done();
+        }
+        RayJobStatus st = job.status();
+        if (st != null && !JobStatus.isTerminal(st.jobStatus()) && !isEmpty(st.jobId())
+                && !isEmpty(st.rayClusterName())) {
+            ClusterKey key = RayDashboard.parseAddress(st.dashboardURL())
+                    .orElse(new ClusterKey(so.namespace(), st.rayClusterName()));
+            try {
+                dashboard.stop(key, st.jobId());
+            } catch (DashboardException e) {
+                log.debug("RayJob {}/{}: stopping Ray job {} failed (ignored): {}", so.namespace(), so.name(),
+                        st.jobId(), e.getMessage());
+            }
+        }
+        ObjectNode copy = so.copy();
+        ArrayNode fins = (ArrayNode) Json.at(copy, "metadata", "finalizers");
+        for (int i = fins.size() - 1; i >= 0; i--) {
+            if (FINALIZER.equals(fins.get(i).asString())) {
+                fins.remove(i);
+            }
+        }
+        client.update(ResourceTypes.RAYJOBS, copy);
+        return Result.done();
+    }
+
+    private static boolean hasFinalizer(StoredObject so) {
+        JsonNode fins = Json.at(so.object(), "metadata", "finalizers");
+        if (fins == null || !fins.isArray()) {
+            return false;
+        }
+        for (JsonNode f : fins) {
+            if (FINALIZER.equals(f.asString())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void ensureFinalizer(Pass p) {
+        if (hasFinalizer(p.so)) {
+            return;
+        }
+        ObjectNode copy = p.so.copy();
+        ObjectNode meta = (ObjectNode) copy.get("metadata");
+        ArrayNode fins = meta.get("finalizers") instanceof ArrayNode a ? a : meta.putArray("finalizers");
+        fins.add(FINALIZER);
+        p.so = client.update(ResourceTypes.RAYJOBS, copy);
+    }
+
+    // ---------------------------------------------------------------------------------------------- helpers
+
+    private boolean checkActiveDeadline(Pass p) {
+        Integer ads = p.spec.activeDeadlineSeconds();
+        if (ads == null || p.d.startTime == null) {
+            return false;
+        }
+        Instant deadline = p.d.startTime.plusSeconds(ads);
+        if (!clock.now().isBefore(deadline)) {
+            finish(p, JobDeploymentStatus.FAILED, JobFailedReason.DEADLINE_EXCEEDED,
+                    "The RayJob has passed the activeDeadlineSeconds. StartTime: " + p.d.startTime
+                            + ". ActiveDeadlineSeconds: " + ads);
+            return true;
+        }
+        p.wake(deadline);
+        return false;
+    }
+
+    private boolean checkPreRunningDeadline(Pass p) {
+        Integer prd = p.spec.preRunningDeadlineSeconds();
+        if (prd == null || p.d.startTime == null) {
+            return false;
+        }
+        Instant deadline = p.d.startTime.plusSeconds(prd);
+        if (!clock.now().isBefore(deadline)) {
+            finish(p, JobDeploymentStatus.FAILED, JobFailedReason.PRE_RUNNING_DEADLINE_EXCEEDED,
+                    "The RayJob has passed the preRunningDeadlineSeconds. StartTime: " + p.d.startTime
+                            + ". PreRunningDeadlineSeconds: " + prd);
+            return true;
+        }
+        p.wake(deadline);
+        return false;
+    }
+
+    private void finish(Pass p, String deploymentStatus, String reason, String message) {
+        p.d.jobDeploymentStatus = deploymentStatus;
+        p.d.reason = reason;
+        if (message != null) {
+            p.d.message = message;
+        }
+        if (p.d.endTime == null) {
+            p.d.endTime = now();
+        }
+    }
+
+    /** KubeRay's checkBackoffLimitAndUpdateStatusIfNeeded, run after every non-terminal pass. */
+    private void checkBackoffLimit(Pass p) {
+        if (JobDeploymentStatus.FAILED.equals(p.d.jobDeploymentStatus)) {
+            p.d.failed = (p.d.failed == null ? 0 : p.d.failed) + 1;
+        } else if (JobDeploymentStatus.COMPLETE.equals(p.d.jobDeploymentStatus)
+                && JobStatus.SUCCEEDED.equals(p.d.jobStatus)) {
+            p.d.succeeded = (p.d.succeeded == null ? 0 : p.d.succeeded) + 1;
+        }
+        Integer limit = p.spec.backoffLimit();
+        if (JobDeploymentStatus.FAILED.equals(p.d.jobDeploymentStatus) && limit != null && p.d.failed < limit + 1
+                && !JobFailedReason.DEADLINE_EXCEEDED.equals(p.d.reason)
+                && !JobFailedReason.JOB_STATUS_CHECK_TIMEOUT_EXCEEDED.equals(p.d.reason)) {
+            log.info("RayJob {}/{} failed ({}); retry {} of {}", p.ns(), p.name(), p.d.reason, p.d.failed, limit);
+            p.d.jobDeploymentStatus = JobDeploymentStatus.RETRYING;
+        }
+    }
+
+    private StoredObject getOrCreateCluster(Pass p) {
+        StoredObject cluster = client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+        if (p.selectorMode()) {
+            if (cluster == null) {
+                events.event(p.so, EventRecorder.WARNING, "RayClusterNotFound", "Reconcile",
+                        "RayCluster " + p.ns() + "/" + p.d.rayClusterName + " set in the clusterSelector is not found");
+            }
+            return cluster;
+        }
+        if (cluster != null) {
+            return cluster; // later edits of spec.rayClusterSpec are disregarded, as in KubeRay
+        }
+        ObjectNode rc = buildCluster(p);
+        try {
+            cluster = client.create(ResourceTypes.RAYCLUSTERS, p.ns(), rc);
+        } catch (ApiException e) {
+            if (e.code() == 409) {
+                return client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+            }
+            events.event(p.so, EventRecorder.WARNING, "FailedToCreateRayCluster", "Create",
+                    "Failed to create RayCluster " + p.ns() + "/" + p.d.rayClusterName + ": " + e.getMessage());
+            throw e;
+        }
+        events.event(p.so, EventRecorder.NORMAL, "CreatedRayCluster", "Create",
+                "Created RayCluster " + p.ns() + "/" + p.d.rayClusterName);
+        return cluster;
+    }
+
+    private ObjectNode buildCluster(Pass p) {
+        ObjectNode rc = Json.object();
+        rc.put("apiVersion", RayCluster.API_VERSION);
+        rc.put("kind", RayCluster.KIND);
+        ObjectNode meta = rc.putObject("metadata");
+        meta.put("name", p.d.rayClusterName);
+        meta.put("namespace", p.ns());
+        ObjectNode labels = meta.putObject("labels");
+        JsonNode jobLabels = Json.at(p.so.object(), "metadata", "labels");
+        if (jobLabels != null && jobLabels.isObject()) {
+            labels.setAll((ObjectNode) jobLabels.deepCopy());
+        }
+        labels.put(ORIGINATED_FROM_CR_NAME_LABEL, p.name());
+        labels.put(ORIGINATED_FROM_CRD_LABEL, RayJob.KIND);
+        labels.put(JOB_SUBMISSION_MODE_LABEL, p.spec.submissionModeOrDefault().name());
+        ObjectNode annotations = meta.putObject("annotations");
+        JsonNode jobAnnotations = Json.at(p.so.object(), "metadata", "annotations");
+        if (jobAnnotations != null && jobAnnotations.isObject()) {
+            annotations.setAll((ObjectNode) jobAnnotations.deepCopy());
+        }
+        if (p.spec.submissionModeOrDefault() == JobSubmissionMode.SidecarMode) {
+            annotations.put(DISABLE_PROVISIONED_HEAD_RESTART, "true");
+        }
+        if (annotations.isEmpty()) {
+            meta.remove("annotations");
+        }
+        meta.set("ownerReferences", Json.MAPPER.createArrayNode().add(controllerRef(p.so)));
+        // The stored tree, not the bound record, so fields this model does not know survive.
+        JsonNode spec = Json.at(p.so.object(), "spec", "rayClusterSpec");
+        rc.set("spec", spec == null ? Json.object() : spec.deepCopy());
+        return rc;
+    }
+
+    private void deleteCluster(Pass p, StoredObject cluster) {
+        try {
+            if (client.delete(ResourceTypes.RAYCLUSTERS, p.ns(), cluster.name())) {
+                events.event(p.so, EventRecorder.NORMAL, "DeletedRayCluster", "Delete",
+                        "Deleted cluster " + p.ns() + "/" + cluster.name());
+            }
+        } catch (ApiException e) {
+            events.event(p.so, EventRecorder.WARNING, "FailedToDeleteRayCluster", "Delete",
+                    "Failed to delete cluster " + p.ns() + "/" + cluster.name() + ": " + e.getMessage());
+            throw e;
+        }
+    }
+
+    private void ensureSubmitterJob(Pass p, StoredObject cluster) {
+        if (client.get(ResourceTypes.JOBS, p.ns(), p.name()) != null) {
+            return;
+        }
+        String headImage = Json.text(firstContainer(Json.at(cluster.object(), "spec", "headGroupSpec", "template")),
+                "image");
+        ObjectNode job = SubmitterJobFactory.build(p.so, p.spec, headImage, p.d.dashboardURL, p.d.jobId);
+        try {
+            client.create(ResourceTypes.JOBS, p.ns(), job);
+        } catch (ApiException e) {
+            if (e.code() == 409) {
+                return;
+            }
+            events.event(p.so, EventRecorder.WARNING, "FailedToCreateRayJobSubmitter", "Create",
+                    "Failed to create new Kubernetes Job " + p.ns() + "/" + p.name() + ": " + e.getMessage());
+            throw e;
+        }
+        events.event(p.so, EventRecorder.NORMAL, "CreatedRayJobSubmitter", "Create",
+                "Created Kubernetes Job " + p.ns() + "/" + p.name());
+    }
+
+    /** {@code <rayjob>-head-svc}: a stable address of the job's head, owned by the RayJob. */
+    private void ensureRayJobHeadService(Pass p, StoredObject cluster) {
+        StoredObject headSvc = client.get(ResourceTypes.SERVICES, p.ns(), headServiceName(cluster));
+        if (headSvc == null) {
+            return;
+        }
+        String name = p.name() + "-head-svc";
+        StoredObject existing = client.get(ResourceTypes.SERVICES, p.ns(), name);
+        JsonNode selector = Json.at(headSvc.object(), "spec", "selector");
+        if (existing != null) {
+            if (Objects.equals(Json.text(existing.object(), "spec", "selector", CLUSTER_SELECTOR_KEY), cluster.name())
+                    || selector == null) {
+                return;
+            }
+            ObjectNode copy = existing.copy();
+            ((ObjectNode) copy.get("spec")).set("selector", selector.deepCopy());
+            client.update(ResourceTypes.SERVICES, copy);
+            events.event(p.so, EventRecorder.NORMAL, "UpdatedService", "Update",
+                    "Updated service " + p.ns() + "/" + name);
+            return;
+        }
+        ObjectNode svc = Json.object();
+        svc.put("apiVersion", "v1");
+        svc.put("kind", "Service");
+        ObjectNode meta = svc.putObject("metadata");
+        meta.put("name", name);
+        meta.put("namespace", p.ns());
+        meta.putObject("labels").put(ORIGINATED_FROM_CR_NAME_LABEL, p.name())
+                .put(ORIGINATED_FROM_CRD_LABEL, RayJob.KIND).put(CREATED_BY_LABEL, CREATED_BY_VALUE);
+        meta.set("ownerReferences", Json.MAPPER.createArrayNode().add(controllerRef(p.so)));
+        ObjectNode spec = svc.putObject("spec");
+        JsonNode src = headSvc.object().get("spec");
+        for (String f : List.of("type", "ports", "selector", "publishNotReadyAddresses")) {
+            if (src != null && src.get(f) != null) {
+                spec.set(f, src.get(f).deepCopy());
+            }
+        }
+        if ("None".equals(Json.text(src, "clusterIP"))) {
+            spec.put("clusterIP", "None");
+        }
+        JsonNode ports = spec.get("ports");
+        if (ports instanceof ArrayNode arr) {
+            arr.forEach(port -> ((ObjectNode) port).remove("nodePort"));
+        }
+        try {
+            client.create(ResourceTypes.SERVICES, p.ns(), svc);
+            events.event(p.so, EventRecorder.NORMAL, "CreatedService", "Create",
+                    "Created service " + p.ns() + "/" + name);
+        } catch (ApiException e) {
+            if (e.code() != 409) {
+                events.event(p.so, EventRecorder.WARNING, "FailedToCreateService", "Create",
+                        "Failed to create service " + p.ns() + "/" + name + ": " + e.getMessage());
+                throw e;
+            }
+        }
+    }
+
+    private static String headServiceName(StoredObject cluster) {
+        String custom = Json.text(cluster.object(), "spec", "headGroupSpec", "headService", "metadata", "name");
+        return custom != null && !custom.isEmpty() ? custom : cluster.name() + "-head-svc";
+    }
+
+    /** {@code <head svc>.<ns>.svc.cluster.local:<dashboard port>}, or null while the Service is missing. */
+    private String dashboardUrl(StoredObject cluster) {
+        String svcName = headServiceName(cluster);
+        StoredObject svc = client.get(ResourceTypes.SERVICES, cluster.namespace(), svcName);
+        if (svc == null) {
+            return null;
+        }
+        JsonNode ports = Json.at(svc.object(), "spec", "ports");
+        if (ports != null && ports.isArray()) {
+            for (JsonNode port : ports) {
+                if (DASHBOARD_PORT_NAME.equals(Json.text(port, "name"))) {
+                    return svcName + "." + cluster.namespace() + ".svc.cluster.local:" + port.get("port").asInt();
+                }
+            }
+        }
+        return null;
+    }
+
+    private ClusterKey clusterKey(Pass p) {
+        return RayDashboard.parseAddress(p.d.dashboardURL).orElse(new ClusterKey(p.ns(), p.d.rayClusterName));
+    }
+
+    private static JsonNode jobCondition(StoredObject job, String type) {
+        JsonNode conds = Json.at(job.object(), "status", "conditions");
+        if (conds == null || !conds.isArray()) {
+            return null;
+        }
+        for (JsonNode c : conds) {
+            if (type.equals(Json.text(c, "type")) && "True".equals(Json.text(c, "status"))) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static JsonNode firstContainer(JsonNode template) {
+        JsonNode c = Json.at(template, "spec", "containers");
+        return c != null && c.isArray() && !c.isEmpty() ? c.get(0) : null;
+    }
+
+    private static RayClusterStatus clusterStatus(StoredObject cluster) {
+        JsonNode st = cluster.object().get("status");
+        return st == null || st.isNull() ? null : KubeClient.read(st, RayClusterStatus.class);
+    }
+
+    /** The submission metadata: spec.metadata plus the RayJob's simulation annotations. */
+    public static Map<String, String> submissionMetadata(RayJob job) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (job.spec() != null && job.spec().metadata() != null) {
+            out.putAll(job.spec().metadata());
+        }
+        Map<String, String> annotations = new LinkedHashMap<>();
+        JsonNode a = Json.at(job.metadata(), "annotations");
+        if (a != null && a.isObject()) {
+            a.properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
+        }
+        out.putAll(RayDashboard.simulationMetadata(annotations));
+        return out;
+    }
+
+    /** A controller ownerReference to {@code owner} (controller and blockOwnerDeletion true). */
+    static ObjectNode controllerRef(StoredObject owner) {
+        ObjectNode ref = Json.object();
+        ref.put("apiVersion", Json.text(owner.object(), "apiVersion"));
+        ref.put("kind", Json.text(owner.object(), "kind"));
+        ref.put("name", owner.name());
+        ref.put("uid", owner.uid());
+        ref.put("controller", true);
+        ref.put("blockOwnerDeletion", true);
+        return ref;
+    }
+
+    private static int ttlSeconds(RayJobSpec spec) {
+        return spec.ttlSecondsAfterFinished() == null ? 0 : spec.ttlSecondsAfterFinished();
+    }
+
+    private Random random(Pass p) {
+        long h = seed;
+        h = h * 1_000_003L + p.ns().hashCode();
+        h = h * 1_000_003L + p.name().hashCode();
+        h = h * 1_000_003L + clock.now().toEpochMilli();
+        h = h * 1_000_003L + (p.d.failed == null ? 0 : p.d.failed);
+        h = h * 1_000_003L + (p.d.succeeded == null ? 0 : p.d.succeeded);
+        return new Random(h);
+    }
+
+    private static String rand5(Random r) {
+        StringBuilder b = new StringBuilder(5);
+        for (int i = 0; i < 5; i++) {
+            b.append(RAND_ALPHABET.charAt(r.nextInt(RAND_ALPHABET.length())));
+        }
+        return b.toString();
+    }
+
+    private Instant now() {
+        return clock.now().truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    private static Instant parseTime(String s, Instant dflt) {
+        try {
+            return s == null ? dflt : Instant.parse(s);
+        } catch (RuntimeException e) {
+            return dflt;
+        }
+    }
+
+    private static boolean isEmpty(String s) {
+        return s == null || s.isEmpty();
+    }
+
+    private void writeStatus(Pass p) {
+        RayJobStatus next = p.d.toStatus(generation(p.so));
+        if (Draft.sameForWrite(p.old, next)) {
+            return;
+        }
+        ObjectNode obj = p.so.copy();
+        obj.set("status", KubeClient.tree(next));
+        p.so = client.updateStatus(ResourceTypes.RAYJOBS, obj);
+    }
+
+    private static Long generation(StoredObject so) {
+        JsonNode g = Json.at(so.object(), "metadata", "generation");
+        return g == null ? null : g.asLong();
+    }
+}
