@@ -3,6 +3,7 @@ package io.kuberaysim.sim.ray;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.RayJob;
+import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.Controller;
@@ -17,11 +18,10 @@ import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,11 +33,12 @@ import java.util.Optional;
  * (address and id from {@code RAY_DASHBOARD_ADDRESS} / {@code RAY_JOB_SUBMISSION_ID}, falling back to the RayJob's
  * status), and when the Ray job reaches a terminal state the container exits with code 0.
  *
- * <p>The exit is written as the kubelet writes a container that ended: the Pod's status becomes phase Succeeded with
- * the container {@code terminated} (exitCode 0, reason Completed) and the Ready conditions False/PodCompleted. That
- * was chosen over setting {@code sim.kuberay.io/run-seconds}: the exit time is only known when the Ray job ends, and
- * writing it then is exact, whereas an annotation would have to be computed in advance. The batch Job controller
- * then completes the submitter Job as usual. While the cluster's dashboard does not answer, the container keeps
+ * <p>The exit goes through the simulated kubelet, which stays the only writer of Pod status: when the Ray job ends the
+ * Pod gets {@code sim.kuberay.io/run-seconds} (the seconds it has been running, rounded up) and
+ * {@code sim.kuberay.io/exit-code: "0"}, and the kubelet then writes the terminated container and phase Succeeded as
+ * for any container that exits; the batch Job controller completes the submitter Job as usual. (A run-seconds
+ * annotation a user put on their own submitter template is left as it is.)
+ * While the cluster's dashboard does not answer, the container keeps
  * waiting (the submitter's {@code until ... sleep 2} loop), polling every 2 s.
  *
  * <p>SidecarMode is simulated with the same submitter Job (a deviation: KubeRay injects the container into the head
@@ -110,7 +111,7 @@ public final class SubmitterSimulation implements Reconciler {
         if (key.isEmpty() || jobId == null) {
             log.warn("Submitter Pod {}/{}: no dashboard address or job id; the container exits with code 1",
                     pod.namespace(), pod.name());
-            exit(pod, 1, "Error");
+            exit(pod, 1);
             return Result.done();
         }
         if (!dashboard.isReachable(key.get())) {
@@ -125,8 +126,8 @@ public final class SubmitterSimulation implements Reconciler {
                 String runtimeEnv = rj == null || rj.spec() == null ? null : runtimeEnvJson(rj.spec().runtimeEnvYAML());
                 job = Optional.of(dashboard.submit(key.get(), jobId, entrypoint, metadata, runtimeEnv));
             }
-            if (job.get().status().terminal()) {
-                exit(pod, 0, "Completed");
+            if (job.get().status().terminal() && !pod.metadata().path("annotations").has(RUN_SECONDS_ANNOTATION)) {
+                exit(pod, 0);
             }
         } catch (DashboardException e) {
             log.debug("Submitter Pod {}/{}: {}", pod.namespace(), pod.name(), e.getMessage());
@@ -167,46 +168,30 @@ public final class SubmitterSimulation implements Reconciler {
                 && Json.at(statuses.get(0), "state", "terminated") != null;
     }
 
-    /** Writes the container's exit as the kubelet does for a restartPolicy Never Pod. */
-    private void exit(StoredObject pod, int exitCode, String reason) {
-        String now = clock.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        ObjectNode copy = pod.copy();
-        ObjectNode status = Json.child(copy, "status");
-        status.put("phase", exitCode == 0 ? "Succeeded" : "Failed");
-        JsonNode statuses = status.get("containerStatuses");
-        if (statuses instanceof ArrayNode arr && !arr.isEmpty()) {
-            ObjectNode cs = (ObjectNode) arr.get(0);
-            String startedAt = Json.text(cs, "state", "running", "startedAt");
-            ObjectNode term = Json.object();
-            term.put("exitCode", exitCode);
-            term.put("reason", reason);
-            if (startedAt != null) {
-                term.put("startedAt", startedAt);
-            }
-            term.put("finishedAt", now);
-            if (Json.text(cs, "containerID") != null) {
-                term.put("containerID", Json.text(cs, "containerID"));
-            }
-            ObjectNode state = cs.putObject("state");
-            state.set("terminated", term);
-            cs.put("ready", false);
-            cs.put("started", false);
+    /** Pod annotation the simulated kubelet reads: the container exits after this many seconds of running. */
+    public static final String RUN_SECONDS_ANNOTATION = "sim.kuberay.io/run-seconds";
+    /** Pod annotation the simulated kubelet reads: the exit code of that exit. */
+    public static final String EXIT_CODE_ANNOTATION = "sim.kuberay.io/exit-code";
+
+    /**
+     * Makes the container exit now with {@code exitCode}, through the kubelet: the Pod gets the run-seconds
+     * annotation for the time it has been running (rounded up) and the exit code, and the kubelet writes the
+     * terminated status as for any other container that ends.
+     */
+    private void exit(StoredObject pod, int exitCode) {
+        JsonNode statuses = Json.at(pod.object(), "status", "containerStatuses");
+        String startedAt = statuses != null && statuses.isArray() && !statuses.isEmpty()
+                ? Json.text(statuses.get(0), "state", "running", "startedAt") : null;
+        long runSeconds = 0;
+        if (startedAt != null) {
+            long ms = Duration.between(Instant.parse(startedAt), clock.now()).toMillis();
+            runSeconds = Math.max(0, (ms + 999) / 1000);
         }
-        JsonNode conds = status.get("conditions");
-        if (conds instanceof ArrayNode arr) {
-            for (JsonNode c : arr) {
-                String type = Json.text(c, "type");
-                if ("Ready".equals(type) || "ContainersReady".equals(type)) {
-                    ObjectNode oc = (ObjectNode) c;
-                    if (!"False".equals(Json.text(oc, "status"))) {
-                        oc.put("lastTransitionTime", now);
-                    }
-                    oc.put("status", "False");
-                    oc.put("reason", "PodCompleted");
-                }
-            }
-        }
-        client.updateStatus(ResourceTypes.PODS, copy);
+        ObjectNode patch = Json.object();
+        patch.putObject("metadata").putObject("annotations")
+                .put(RUN_SECONDS_ANNOTATION, Long.toString(runSeconds))
+                .put(EXIT_CODE_ANNOTATION, Integer.toString(exitCode));
+        client.patch(ResourceTypes.PODS, pod.namespace(), pod.name(), PatchType.MERGE, patch);
     }
 
     private static String env(JsonNode podSpec, String name) {
