@@ -310,6 +310,15 @@ class RayServiceReconcilerTest {
     }
 
     @Test
+    void excludedHeadPodIsNotAServeEndpoint() {
+        deployReady(manifest("excludeHeadPodFromServeSvc: true", null));
+        String cluster = status().activeServiceStatus().rayClusterName();
+        assertThat(status().numServeEndpoints()).isEqualTo(1);
+        assertThat(h.client().get(ResourceTypes.PODS, NS, cluster + "-head").labels())
+                .containsEntry("ray.io/serve", "false");
+    }
+
+    @Test
     void upgradeStrategyNoneIgnoresClusterSpecChanges() {
         deployReady(manifest("upgradeStrategy:\n  type: None", null));
         String cluster = status().activeServiceStatus().rayClusterName();
