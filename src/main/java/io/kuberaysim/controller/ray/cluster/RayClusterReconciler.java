@@ -1,0 +1,503 @@
+package io.kuberaysim.controller.ray.cluster;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.api.ray.RayClusterConditions;
+import io.kuberaysim.api.ray.RayClusterSpec;
+import io.kuberaysim.api.ray.RayClusterStatus;
+import io.kuberaysim.api.ray.WorkerGroupSpec;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.runtime.Controller;
+import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.UpdatePredicate;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.reconcile.Reconciler;
+import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.controller.runtime.reconcile.Result;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The RayCluster controller, following KubeRay's {@code raycluster_controller.go}: validate, head Service,
+ * serve Service, head Pod, worker Pods group by group, then the status, written only when it changed. Pods are
+ * named deterministically ({@code <cluster>-head}, {@code <cluster>-worker-<group>-<index>} with the lowest free
+ * index) and scaled in from the highest index, so names stay compact.
+ */
+public final class RayClusterReconciler implements Reconciler {
+    /** Event source component. */
+    public static final String COMPONENT = "raycluster-controller";
+    /** {@code DefaultRequeueDuration}: after a change or an error. */
+    public static final Duration SHORT_REQUEUE = Duration.ofSeconds(2);
+    /** {@code RAYCLUSTER_DEFAULT_REQUEUE_SECONDS}. */
+    public static final Duration DEFAULT_STEADY_REQUEUE = Duration.ofSeconds(300);
+
+    private static final Logger log = LoggerFactory.getLogger(RayClusterReconciler.class);
+
+    private final KubeClient client;
+    private final SharedInformer clusters;
+    private final SharedInformer pods;
+    private final SharedInformer services;
+    private final EventRecorder events;
+    private final Clock clock;
+    private final ScaleExpectations expectations;
+    private final Duration steadyRequeue;
+
+    public RayClusterReconciler(ControllerManager manager, Duration steadyRequeue) {
+        this.client = manager.client();
+        this.clusters = manager.informer(ResourceTypes.RAYCLUSTERS);
+        this.pods = manager.informer(ResourceTypes.PODS);
+        this.services = manager.informer(ResourceTypes.SERVICES);
+        this.events = manager.eventRecorder(COMPONENT);
+        this.clock = manager.clock();
+        this.steadyRequeue = steadyRequeue;
+        this.expectations = new ScaleExpectations(clock::now, (ns, name) -> pods.get(ns, name) != null);
+    }
+
+    /**
+     * Registers the controller as KubeRay's {@code SetupWithManager} does: For RayCluster (generation, label or
+     * annotation changes only, so status writes do not trigger it), Owns Pod and Service.
+     */
+    public static Controller register(ControllerManager manager, Duration steadyRequeue) {
+        return manager.controller(COMPONENT)
+                .forType(ResourceTypes.RAYCLUSTERS, UpdatePredicate.GENERATION_LABELS_OR_ANNOTATIONS_CHANGED)
+                .owns(ResourceTypes.PODS)
+                .owns(ResourceTypes.SERVICES)
+                .complete(new RayClusterReconciler(manager, steadyRequeue));
+    }
+
+    @Override
+    public Result reconcile(Request request) {
+        StoredObject cluster = clusters.get(request.namespace(), request.name());
+        if (cluster == null) {
+            expectations.forget(request.namespace(), request.name());
+            return Result.done();
+        }
+        String key = cluster.namespace() + "/" + cluster.name();
+        RayClusterSpec spec = KubeReads.spec(cluster);
+        if (spec != null && spec.managedBy() != null && !spec.managedBy().isEmpty()
+                && !RayLabels.MANAGED_BY_KUBERAY.equals(spec.managedBy())) {
+            log.info("Skipping RayCluster {} managed by {}", key, spec.managedBy());
+            return Result.done();
+        }
+        Optional<String> metaErr = RayClusterValidation.validateMetadata(cluster.name());
+        if (metaErr.isPresent()) {
+            events.event(cluster, "Warning", "InvalidRayClusterMetadata", "Validate",
+                    "The RayCluster metadata is invalid " + key + ": " + metaErr.get());
+            return Result.done();
+        }
+        Optional<String> specErr = spec == null || spec.headGroupSpec() == null
+                ? Optional.of("headGroupSpec should have at least one container")
+                : RayClusterValidation.validateSpec(spec, KubeReads.annotations(cluster));
+        if (specErr.isPresent()) {
+            events.event(cluster, "Warning", "InvalidRayClusterSpec", "Validate",
+                    "The RayCluster spec is invalid " + key + ": " + specErr.get());
+            return Result.done();
+        }
+        RayClusterStatus oldStatus = KubeReads.status(cluster);
+        if (oldStatus != null && isTrue(oldStatus, RayClusterConditions.RAY_CLUSTER_SUSPENDING)
+                && isTrue(oldStatus, RayClusterConditions.RAY_CLUSTER_SUSPENDED)) {
+            events.event(cluster, "Warning", "InvalidRayClusterStatus", "Validate",
+                    "The RayCluster status is invalid " + key + ": invalid RayCluster State: "
+                            + "rayv1.RayClusterSuspending and rayv1.RayClusterSuspended conditions should not be both true");
+            return Result.requeueAfter(SHORT_REQUEUE);
+        }
+        if (cluster.isDeleting()) {
+            // the garbage collector removes the children through their ownerReferences
+            return Result.done();
+        }
+
+        ReconcileFailure failure = null;
+        try {
+            reconcileHeadService(cluster, spec);
+            reconcileServeService(cluster, spec);
+            reconcilePods(cluster, spec, oldStatus);
+        } catch (ReconcileFailure f) {
+            failure = f;
+        } catch (ApiException e) {
+            failure = new ReconcileFailure(null, e.getMessage());
+        }
+        if (failure != null) {
+            log.info("RayCluster {} reconcile error: {}", key, failure.getMessage());
+        }
+
+        List<StoredObject> clusterPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name()));
+        StoredObject headSvc = services.get(cluster.namespace(), ClusterServices.headServiceName(cluster.name(), spec));
+        RayClusterStatus newStatus = RayClusterStatusCalculator.calculate(cluster, spec, clusterPods, headSvc,
+                failure, clock.now());
+        boolean changed = RayClusterStatusCalculator.inconsistent(oldStatus, newStatus);
+        boolean updateFailed = false;
+        if (changed) {
+            updateFailed = !writeStatus(cluster, newStatus);
+        }
+        return failure != null || changed || updateFailed ? Result.requeueAfter(SHORT_REQUEUE)
+                : Result.requeueAfter(steadyRequeue);
+    }
+
+    private static boolean isTrue(RayClusterStatus status, String type) {
+        var c = status.condition(type);
+        return c != null && c.isTrue();
+    }
+
+    private boolean writeStatus(StoredObject cluster, RayClusterStatus status) {
+        RayClusterStatus stamped = new RayClusterStatus(status.state(), status.reason(), status.desiredCPU(),
+                status.desiredMemory(), status.desiredGPU(), status.desiredTPU(), status.readyWorkerReplicas(),
+                status.availableWorkerReplicas(), status.desiredWorkerReplicas(), status.minWorkerReplicas(),
+                status.maxWorkerReplicas(), status.endpoints(), status.head(), clock.now(),
+                status.stateTransitionTimes(), status.observedGeneration(), status.conditions());
+        ObjectNode obj = cluster.copy();
+        obj.set("status", KubeClient.tree(stamped));
+        try {
+            client.updateStatus(ResourceTypes.RAYCLUSTERS, obj);
+            return true;
+        } catch (ApiException e) {
+            log.info("Failed to update status of RayCluster {}/{}: {}", cluster.namespace(), cluster.name(),
+                    e.getMessage());
+            return false;
+        }
+    }
+
+    // ---- Services ----
+
+    private void reconcileHeadService(StoredObject cluster, RayClusterSpec spec) {
+        Map<String, String> match = new LinkedHashMap<>();
+        match.put(RayLabels.CLUSTER, cluster.name());
+        match.put(RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_HEAD);
+        match.put(RayLabels.IDENTIFIER, cluster.name() + "-" + RayLabels.NODE_TYPE_HEAD);
+        List<StoredObject> existing = services.list(cluster.namespace(), match);
+        if (existing.size() == 1) {
+            return; // KubeRay never updates an existing head Service
+        }
+        if (existing.size() > 1) {
+            throw new ReconcileFailure(null, "found " + existing.size() + " head services for the RayCluster "
+                    + cluster.namespace() + "/" + cluster.name());
+        }
+        createService(cluster, ClusterServices.headService(cluster, spec));
+    }
+
+    private void reconcileServeService(StoredObject cluster, RayClusterSpec spec) {
+        if (!"true".equals(KubeReads.annotations(cluster).get(RayLabels.ENABLE_SERVE_SERVICE))) {
+            return;
+        }
+        if (services.get(cluster.namespace(), RayLabels.serveServiceName(cluster.name())) != null) {
+            return;
+        }
+        ObjectNode svc = ClusterServices.serveService(cluster, spec);
+        if (svc == null) {
+            throw new ReconcileFailure(null, "Please specify a port named 'serve' in the Ray head container; "
+                    + "KubeRay uses it for the serve Service");
+        }
+        createService(cluster, svc);
+    }
+
+    private void createService(StoredObject cluster, ObjectNode svc) {
+        String name = svc.path("metadata").path("name").asString();
+        String key = cluster.namespace() + "/" + name;
+        try {
+            client.create(ResourceTypes.SERVICES, cluster.namespace(), svc);
+            events.event(cluster, "Normal", "CreatedService", "Create", "Created service " + key);
+        } catch (ApiException e) {
+            if (e.code() == 409) {
+                return; // a stale cache; KubeRay ignores AlreadyExists for Services
+            }
+            events.event(cluster, "Warning", "FailedToCreateService", "Create",
+                    "Failed to create service " + key + ", " + e.getMessage());
+            throw new ReconcileFailure(null, e.getMessage());
+        }
+    }
+
+    // ---- Pods ----
+
+    private void reconcilePods(StoredObject cluster, RayClusterSpec spec, RayClusterStatus status) {
+        String ns = cluster.namespace();
+        String name = cluster.name();
+        String key = ns + "/" + name;
+        RayClusterStatusCalculator.SuspendStatus suspend = RayClusterStatusCalculator.suspendStatus(status);
+        if (suspend == RayClusterStatusCalculator.SuspendStatus.SUSPENDING) {
+            List<StoredObject> all = pods.list(ns, Map.of(RayLabels.CLUSTER, name));
+            if (all.stream().anyMatch(p -> !p.isDeleting())) {
+                try {
+                    for (StoredObject p : all) {
+                        if (!p.isDeleting()) {
+                            client.delete(ResourceTypes.PODS, ns, p.name());
+                        }
+                    }
+                } catch (ApiException e) {
+                    events.event(cluster, "Warning", "FailedToDeletePodCollection", "Delete",
+                            "Failed to delete Pods for RayCluster " + key + " due to suspension, " + e.getMessage());
+                    throw new ReconcileFailure(RayClusterConditions.FAILED_DELETE_ALL_PODS, e.getMessage());
+                }
+                expectations.forget(ns, name);
+                events.event(cluster, "Normal", "DeletedPod", "Delete",
+                        "Deleted Pods for RayCluster " + key + " due to suspension");
+            }
+            return;
+        }
+        if (suspend == RayClusterStatusCalculator.SuspendStatus.SUSPENDED || spec.suspended()) {
+            return;
+        }
+
+        // head
+        if (expectations.isSatisfied(ns, name, ScaleExpectations.HEAD_GROUP)) {
+            List<StoredObject> heads = pods.list(ns, Map.of(RayLabels.CLUSTER, name,
+                    RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_HEAD));
+            if (heads.size() == 1) {
+                StoredObject head = heads.get(0);
+                Optional<String> why = shouldDeletePod(head, "head");
+                if (why.isPresent()) {
+                    deletePod(cluster, head, ScaleExpectations.HEAD_GROUP, "DeletedHeadPod", "FailedToDeleteHeadPod",
+                            "Deleted head Pod " + ns + "/" + head.name() + "; " + podSummary(head),
+                            RayClusterConditions.FAILED_DELETE_HEAD_POD);
+                    throw new ReconcileFailure(null, why.get());
+                }
+            } else if (heads.isEmpty()) {
+                boolean provisioned = status != null && isTrue(status, RayClusterConditions.RAY_CLUSTER_PROVISIONED);
+                if (provisioned && "true".equals(KubeReads.annotations(cluster)
+                        .get(RayLabels.DISABLE_PROVISIONED_HEAD_RESTART))) {
+                    log.info("Head Pod of {} is gone and will not be recreated", key);
+                } else {
+                    createHeadPod(cluster, spec);
+                }
+            } else {
+                List<String> names = heads.stream().map(StoredObject::name).toList();
+                throw new ReconcileFailure(null, heads.size() + " head pods found " + names
+                        + ". Please delete extra head pods");
+            }
+        }
+
+        // workers, in spec order
+        boolean autoscaling = Boolean.TRUE.equals(spec.enableInTreeAutoscaling());
+        for (WorkerGroupSpec group : spec.workerGroups()) {
+            if (!expectations.isSatisfied(ns, name, group.groupName())) {
+                continue;
+            }
+            reconcileWorkerGroup(cluster, spec, group, autoscaling);
+        }
+    }
+
+    private void reconcileWorkerGroup(StoredObject cluster, RayClusterSpec spec, WorkerGroupSpec group,
+            boolean autoscaling) {
+        String ns = cluster.namespace();
+        String name = cluster.name();
+        String g = group.groupName();
+        int expected = RayClusterStatusCalculator.desiredReplicas(group);
+        // terminating Pods are listed too, as in KubeRay
+        List<StoredObject> groupPods = new ArrayList<>(pods.list(ns, Map.of(RayLabels.CLUSTER, name,
+                RayLabels.GROUP, g, RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_WORKER)));
+
+        if (group.suspended()) {
+            boolean any = false;
+            for (StoredObject p : groupPods) {
+                if (!p.isDeleting()) {
+                    client.delete(ResourceTypes.PODS, ns, p.name());
+                    expectations.expectDelete(ns, name, g, p.name());
+                    any = true;
+                }
+            }
+            if (any) {
+                events.event(cluster, "Normal", "DeletedWorkerPod", "Delete",
+                        "Deleted all pods for suspended worker group " + g + " in RayCluster " + ns + "/" + name);
+            }
+            return;
+        }
+
+        // unhealthy Pods first; if any were deleted, nothing is created in this pass
+        int deletedUnhealthy = 0;
+        for (StoredObject p : groupPods) {
+            if (p.isDeleting()) {
+                continue;
+            }
+            if (shouldDeletePod(p, "worker").isPresent()) {
+                deletePod(cluster, p, g, "DeletedWorkerPod", "FailedToDeleteWorkerPod",
+                        "Deleted worker Pod " + ns + "/" + p.name() + "; " + podSummary(p),
+                        RayClusterConditions.FAILED_DELETE_WORKER_POD);
+                deletedUnhealthy++;
+            }
+        }
+        if (deletedUnhealthy > 0) {
+            throw new ReconcileFailure(null, "delete " + deletedUnhealthy + " unhealthy worker Pods");
+        }
+
+        // workersToDelete, whatever replicas says (the autoscaler clears the field, never the operator)
+        List<String> toDelete = group.scaleStrategy() == null || group.scaleStrategy().workersToDelete() == null
+                ? List.of() : group.scaleStrategy().workersToDelete();
+        Set<String> deleted = new HashSet<>();
+        for (String podName : toDelete) {
+            StoredObject p = groupPods.stream().filter(x -> x.name().equals(podName)).findFirst().orElse(null);
+            if (p == null || p.isDeleting()) {
+                continue;
+            }
+            deletePod(cluster, p, g, "DeletedWorkerPod", "FailedToDeleteWorkerPod",
+                    "Deleted pod " + ns + "/" + p.name(), RayClusterConditions.FAILED_DELETE_WORKER_POD);
+            deleted.add(podName);
+        }
+
+        int diff = expected - (groupPods.size() - deleted.size());
+        if (diff > 0) {
+            Set<Integer> taken = new HashSet<>();
+            for (StoredObject p : groupPods) {
+                Integer i = workerIndex(name, g, p.name());
+                if (i != null) {
+                    taken.add(i);
+                }
+            }
+            // never recreate a name the autoscaler asked to remove: with deterministic names that would loop
+            for (String n : toDelete) {
+                Integer i = workerIndex(name, g, n);
+                if (i != null) {
+                    taken.add(i);
+                }
+            }
+            int next = 0;
+            for (int k = 0; k < diff; k++) {
+                while (taken.contains(next)) {
+                    next++;
+                }
+                taken.add(next);
+                createWorkerPod(cluster, spec, group, next);
+            }
+        } else if (diff < 0 && !autoscaling) {
+            // KubeRay deletes the first Pods of its list; the simulation removes the highest indices so names stay
+            // compact (0..n-1)
+            List<StoredObject> candidates = groupPods.stream()
+                    .filter(p -> !p.isDeleting() && !deleted.contains(p.name()))
+                    .sorted(Comparator.comparing((StoredObject p) -> {
+                        Integer i = workerIndex(name, g, p.name());
+                        return i == null ? Integer.MAX_VALUE : i;
+                    }).reversed())
+                    .toList();
+            int n = Math.min(-diff, candidates.size());
+            for (int k = 0; k < n; k++) {
+                StoredObject p = candidates.get(k);
+                deletePod(cluster, p, g, "DeletedWorkerPod", "FailedToDeleteWorkerPod",
+                        "Deleted Pod " + ns + "/" + p.name(), RayClusterConditions.FAILED_DELETE_WORKER_POD);
+            }
+        }
+    }
+
+    /** The index of a worker Pod name {@code <cluster>-worker-<group>-<i>}, or null. */
+    static Integer workerIndex(String cluster, String group, String podName) {
+        String prefix = cluster + "-worker-" + group + "-";
+        if (!podName.startsWith(prefix)) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(podName.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private void createHeadPod(StoredObject cluster, RayClusterSpec spec) {
+        ObjectNode pod = RayPodFactory.headPod(cluster, spec);
+        String podName = pod.path("metadata").path("name").asString();
+        String key = cluster.namespace() + "/" + cluster.name();
+        try {
+            client.create(ResourceTypes.PODS, cluster.namespace(), pod);
+        } catch (ApiException e) {
+            events.event(cluster, "Warning", "FailedToCreateHeadPod", "Create",
+                    "Failed to create head Pod " + key + ", " + e.getMessage());
+            throw new ReconcileFailure(RayClusterConditions.FAILED_CREATE_HEAD_POD, e.getMessage());
+        }
+        expectations.expectCreate(cluster.namespace(), cluster.name(), ScaleExpectations.HEAD_GROUP, podName);
+        events.event(cluster, "Normal", "CreatedHeadPod", "Create",
+                "Created head Pod " + cluster.namespace() + "/" + podName);
+    }
+
+    private void createWorkerPod(StoredObject cluster, RayClusterSpec spec, WorkerGroupSpec group, int index) {
+        ObjectNode pod = RayPodFactory.workerPod(cluster, spec, group, index);
+        String podName = pod.path("metadata").path("name").asString();
+        String key = cluster.namespace() + "/" + cluster.name();
+        try {
+            client.create(ResourceTypes.PODS, cluster.namespace(), pod);
+        } catch (ApiException e) {
+            events.event(cluster, "Warning", "FailedToCreateWorkerPod", "Create",
+                    "Failed to create worker Pod for the cluster " + key + ", " + e.getMessage());
+            throw new ReconcileFailure(RayClusterConditions.FAILED_CREATE_WORKER_POD, e.getMessage());
+        }
+        expectations.expectCreate(cluster.namespace(), cluster.name(), group.groupName(), podName);
+        events.event(cluster, "Normal", "CreatedWorkerPod", "Create",
+                "Created worker Pod " + cluster.namespace() + "/" + podName);
+    }
+
+    private void deletePod(StoredObject cluster, StoredObject pod, String group, String reason, String failReason,
+            String message, String marker) {
+        try {
+            client.delete(ResourceTypes.PODS, pod.namespace(), pod.name());
+        } catch (ApiException e) {
+            events.event(cluster, "Warning", failReason, "Delete",
+                    "Failed to delete Pod " + pod.namespace() + "/" + pod.name() + ", " + e.getMessage());
+            throw new ReconcileFailure(marker, e.getMessage());
+        }
+        expectations.expectDelete(cluster.namespace(), cluster.name(), group, pod.name());
+        events.event(cluster, "Normal", reason, "Delete", message);
+    }
+
+    /** {@code shouldDeletePod}: the reason to delete, or empty to keep the Pod. */
+    static Optional<String> shouldDeletePod(StoredObject pod, String nodeType) {
+        String phase = Json.text(pod.object(), "status", "phase");
+        if ("Failed".equals(phase) || "Succeeded".equals(phase)) {
+            return Optional.of("The " + nodeType + " Pod " + pod.name() + " status is " + phase
+                    + " which is a terminal state. KubeRay will delete the Pod and create new Pods in the next "
+                    + "reconciliation if necessary.");
+        }
+        JsonNode terminated = rayContainerTerminated(pod);
+        if (terminated != null) {
+            String policy = restartPolicy(pod);
+            if ("Always".equals(policy) || "OnFailure".equals(policy)) {
+                return Optional.empty(); // the kubelet restarts the container
+            }
+            return Optional.of("The " + nodeType + " Pod " + pod.name() + " status is " + phase
+                    + ", and the Ray container terminated status is " + terminatedText(terminated)
+                    + ". The Pod will be deleted and KubeRay will create new Pods in the next reconciliation.");
+        }
+        return Optional.empty();
+    }
+
+    private static String restartPolicy(StoredObject pod) {
+        String p = Json.text(pod.object(), "spec", "restartPolicy");
+        return p == null ? "Always" : p;
+    }
+
+    private static JsonNode rayContainerTerminated(StoredObject pod) {
+        JsonNode containers = pod.object().path("spec").path("containers");
+        String rayName = containers.isEmpty() ? null : Json.text(containers.get(0), "name");
+        for (JsonNode cs : pod.object().path("status").path("containerStatuses")) {
+            if (rayName != null && rayName.equals(Json.text(cs, "name"))) {
+                return Json.at(cs, "state", "terminated");
+            }
+        }
+        return null;
+    }
+
+    private static String terminatedText(JsonNode t) {
+        if (t == null) {
+            return "<nil>";
+        }
+        return "&{ExitCode:" + t.path("exitCode").asInt() + " Signal:" + t.path("signal").asInt()
+                + " Reason:" + (Json.text(t, "reason") == null ? "" : Json.text(t, "reason"))
+                + " Message:" + (Json.text(t, "message") == null ? "" : Json.text(t, "message")) + "}";
+    }
+
+    private static String podSummary(StoredObject pod) {
+        return "Pod status: " + Json.text(pod.object(), "status", "phase") + "; Pod restart policy: "
+                + restartPolicy(pod) + "; Ray container terminated status: "
+                + terminatedText(rayContainerTerminated(pod));
+    }
+}
