@@ -1,0 +1,185 @@
+package io.kuberaysim.controller.ray.cluster;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.api.ray.RayClusterSpec;
+import io.kuberaysim.api.ray.WorkerGroupSpec;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.runtime.Controller;
+import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.UpdatePredicate;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.reconcile.Reconciler;
+import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.controller.runtime.reconcile.Result;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Stands in for the Ray autoscaler sidecar of clusters with {@code enableInTreeAutoscaling}. Ray's resource
+ * demand is replaced by the annotation {@value RayLabels#AUTOSCALER_DEMAND} ({@code {"group": workers}}); the
+ * wanted number is clamped to [minReplicas, maxReplicas] and written like the real autoscaler does
+ * ({@code ray/autoscaler/_private/kuberay/node_provider.py}): a JSON patch of {@code replicas}, and on scale-down
+ * also {@code scaleStrategy.workersToDelete} naming the Pods to remove (the highest indices). Once those Pods are
+ * gone it clears {@code workersToDelete}. Like the sidecar it only acts while the head Pod is running.
+ */
+public final class SimulatedAutoscaler implements Reconciler {
+    /** Controller name and event component. */
+    public static final String NAME = "raycluster-autoscaler";
+    /** How often the sidecar looks again while something is pending (Ray's AUTOSCALER_UPDATE_INTERVAL_S). */
+    public static final Duration POLL = Duration.ofSeconds(5);
+
+    private static final Logger log = LoggerFactory.getLogger(SimulatedAutoscaler.class);
+
+    private final KubeClient client;
+    private final SharedInformer clusters;
+    private final SharedInformer pods;
+    private final EventRecorder events;
+
+    public SimulatedAutoscaler(ControllerManager manager) {
+        this.client = manager.client();
+        this.clusters = manager.informer(ResourceTypes.RAYCLUSTERS);
+        this.pods = manager.informer(ResourceTypes.PODS);
+        this.events = manager.eventRecorder(NAME);
+    }
+
+    /** Registers the autoscaler: For RayCluster (spec, label, annotation changes), Owns Pod. */
+    public static Controller register(ControllerManager manager) {
+        return manager.controller(NAME)
+                .forType(ResourceTypes.RAYCLUSTERS, UpdatePredicate.GENERATION_LABELS_OR_ANNOTATIONS_CHANGED)
+                .owns(ResourceTypes.PODS)
+                .complete(new SimulatedAutoscaler(manager));
+    }
+
+    @Override
+    public Result reconcile(Request request) {
+        StoredObject cluster = clusters.get(request.namespace(), request.name());
+        if (cluster == null || cluster.isDeleting()) {
+            return Result.done();
+        }
+        RayClusterSpec spec;
+        try {
+            spec = KubeReads.spec(cluster);
+        } catch (JacksonException e) {
+            return Result.done();
+        }
+        if (spec == null || !Boolean.TRUE.equals(spec.enableInTreeAutoscaling()) || spec.suspended()) {
+            return Result.done();
+        }
+        StoredObject head = pods.get(cluster.namespace(), RayLabels.headPodName(cluster.name()));
+        if (head == null || !"Running".equals(Json.text(head.object(), "status", "phase"))) {
+            return Result.requeueAfter(POLL);
+        }
+        Map<String, Integer> demand = demand(cluster);
+        ArrayNode patch = Json.MAPPER.createArrayNode();
+        boolean pending = false;
+        List<WorkerGroupSpec> groups = spec.workerGroups();
+        for (int i = 0; i < groups.size(); i++) {
+            WorkerGroupSpec g = groups.get(i);
+            String base = "/spec/workerGroupSpecs/" + i;
+            List<String> toDelete = g.scaleStrategy() == null || g.scaleStrategy().workersToDelete() == null
+                    ? List.of() : g.scaleStrategy().workersToDelete();
+            List<StoredObject> groupPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name(),
+                    RayLabels.GROUP, g.groupName(), RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_WORKER));
+            Set<String> existing = groupPods.stream().map(StoredObject::name).collect(Collectors.toSet());
+            if (!toDelete.isEmpty()) {
+                if (toDelete.stream().anyMatch(existing::contains)) {
+                    pending = true; // wait for the operator to remove them
+                    continue;
+                }
+                patch.addObject().put("op", "test").put("path", base + "/groupName").put("value", g.groupName());
+                patch.addObject().put("op", "replace").put("path", base + "/scaleStrategy/workersToDelete")
+                        .set("value", Json.MAPPER.createArrayNode());
+            }
+            Integer wanted = demand.get(g.groupName());
+            if (wanted == null) {
+                continue;
+            }
+            int hosts = g.numOfHostsOrDefault();
+            int target = Math.max(g.minReplicasOrDefault(), Math.min(g.maxReplicasOrDefault(), wanted));
+            int current = g.replicasOrZero();
+            if (target == current) {
+                continue;
+            }
+            patch.addObject().put("op", "test").put("path", base + "/groupName").put("value", g.groupName());
+            patch.addObject().put("op", g.replicas() == null ? "add" : "replace").put("path", base + "/replicas")
+                    .put("value", target);
+            if (target < current) {
+                List<String> victims = groupPods.stream()
+                        .filter(p -> !p.isDeleting())
+                        .sorted(Comparator.comparing((StoredObject p) -> {
+                            Integer idx = RayClusterReconciler.workerIndex(cluster.name(), g.groupName(), p.name());
+                            return idx == null ? Integer.MAX_VALUE : idx;
+                        }).reversed())
+                        .limit(Math.max(0, (long) (groupPods.stream().filter(p -> !p.isDeleting()).count()
+                                - (long) target * hosts)))
+                        .map(StoredObject::name)
+                        .toList();
+                if (!victims.isEmpty()) {
+                    ArrayNode names = Json.MAPPER.createArrayNode();
+                    victims.forEach(names::add);
+                    if (g.scaleStrategy() == null) {
+                        patch.addObject().put("op", "add").put("path", base + "/scaleStrategy")
+                                .putObject("value").set("workersToDelete", names);
+                    } else {
+                        patch.addObject().put("op", "add").put("path", base + "/scaleStrategy/workersToDelete")
+                                .set("value", names);
+                    }
+                    pending = true;
+                }
+            }
+            log.info("Autoscaler: RayCluster {}/{} group {} replicas {} -> {}", cluster.namespace(), cluster.name(),
+                    g.groupName(), current, target);
+        }
+        if (!patch.isEmpty()) {
+            try {
+                client.patch(ResourceTypes.RAYCLUSTERS, cluster.namespace(), cluster.name(), PatchType.JSON, patch);
+            } catch (ApiException e) {
+                log.info("Autoscaler patch of {}/{} failed: {}", cluster.namespace(), cluster.name(), e.getMessage());
+                return Result.requeueAfter(POLL);
+            }
+        }
+        return pending ? Result.requeueAfter(POLL) : Result.done();
+    }
+
+    private Map<String, Integer> demand(StoredObject cluster) {
+        String text = KubeReads.annotations(cluster).get(RayLabels.AUTOSCALER_DEMAND);
+        if (text == null || text.isBlank()) {
+            return Map.of();
+        }
+        try {
+            JsonNode n = Json.MAPPER.readTree(text);
+            if (!n.isObject()) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            Map<String, Integer> m = new java.util.LinkedHashMap<>();
+            for (var e : n.properties()) {
+                if (!e.getValue().canConvertToInt() || e.getValue().asInt() < 0) {
+                    throw new IllegalArgumentException("worker count of " + e.getKey() + " is not a non-negative integer");
+                }
+                m.put(e.getKey(), e.getValue().asInt());
+            }
+            return m;
+        } catch (JacksonException | IllegalArgumentException e) {
+            events.event(cluster, EventRecorder.WARNING, "InvalidAutoscalerDemand", "Autoscale",
+                    "Annotation " + RayLabels.AUTOSCALER_DEMAND + " must be a JSON map of worker group to worker "
+                            + "count, e.g. {\"small-wg\": 3}: " + e.getMessage());
+            return Map.of();
+        }
+    }
+}
