@@ -237,6 +237,273 @@ class RayClusterReconcilerTest {
         assertThat(client.get(ResourceTypes.SERVICES, NS, "demo-serve-svc")).isNull();
     }
 
+    // RC reconcilePods step 6f: scale-out creates the missing Pods with the lowest free
+    // ray.io/worker-group-replica-index; scale-in (autoscaling off) deletes the surplus. The simulation deletes the
+    // highest indices, so names stay compact.
+    @Test
+    void scaleOutTwoToFourAndInFourToOne() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 2, 1, 4));
+        converge();
+        setReplicas("demo", 4);
+        assertThat(workerNames("demo")).containsExactly("demo-worker-small-wg-0", "demo-worker-small-wg-1",
+                "demo-worker-small-wg-2", "demo-worker-small-wg-3");
+        converge();
+        assertThat(status("demo").path("readyWorkerReplicas").asInt()).isEqualTo(4);
+        assertThat(status("demo").path("desiredWorkerReplicas").asInt()).isEqualTo(4);
+
+        setReplicas("demo", 1);
+        converge();
+        assertThat(workerNames("demo")).containsExactly("demo-worker-small-wg-0");
+        assertThat(status("demo").path("readyWorkerReplicas").asInt()).isEqualTo(1);
+        assertThat(status("demo").path("state").asString()).isEqualTo("ready");
+        assertThat(events("DeletedWorkerPod")).hasSize(3);
+
+        setReplicas("demo", 3);
+        converge();
+        assertThat(workerNames("demo")).containsExactly("demo-worker-small-wg-0", "demo-worker-small-wg-1",
+                "demo-worker-small-wg-2");
+    }
+
+    // utils/util.go GetWorkerGroupDesiredReplicas: replicas below min → min, above max → max.
+    @Test
+    void replicasAreClampedToMinAndMax() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 0, 2, 3));
+        assertThat(workerNames("demo")).hasSize(2);
+        setReplicas("demo", 10);
+        assertThat(workerNames("demo")).hasSize(3);
+        converge();
+        JsonNode s = status("demo");
+        assertThat(s.path("desiredWorkerReplicas").asInt()).isEqualTo(3);
+        // desiredCPU uses the raw replicas (utils/util.go CalculateDesiredResources): 1 + 10 × 2
+        assertThat(s.path("desiredCPU").asString()).isEqualTo("21");
+    }
+
+    // RC reconcilePods step 6e: Pods named in scaleStrategy.workersToDelete are deleted regardless of replicas.
+    @Test
+    void workersToDeleteRemovesTheNamedPods() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 3, 0, 5));
+        converge();
+        mergePatch("demo", """
+                {"spec": {"workerGroupSpecs": [%s]}}""".formatted(groupJson(2, "[\"demo-worker-small-wg-1\"]")));
+        converge();
+        assertThat(workerNames("demo")).containsExactly("demo-worker-small-wg-0", "demo-worker-small-wg-2");
+        assertThat(events("DeletedWorkerPod")).anySatisfy(e ->
+                assertThat(Json.text(e, "message")).isEqualTo("Deleted pod default/demo-worker-small-wg-1"));
+    }
+
+    String groupJson(int replicas, String workersToDelete) {
+        JsonNode g = rc("demo").object().path("spec").path("workerGroupSpecs").get(0);
+        ObjectNode copy = (ObjectNode) g.deepCopy();
+        copy.put("replicas", replicas);
+        copy.putObject("scaleStrategy").set("workersToDelete", Json.MAPPER.readTree(workersToDelete));
+        return copy.toString();
+    }
+
+    // RC reconcilePods 6d + shouldDeletePod: a Failed worker is deleted (DeletedWorkerPod) and recreated on a later
+    // pass; a worker deleted by hand is recreated with its index.
+    @Test
+    void failedOrDeletedWorkerIsRecreated() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 2, 0, 4));
+        converge();
+        StoredObject w1 = client.get(ResourceTypes.PODS, NS, "demo-worker-small-wg-1");
+        ObjectNode failed = w1.copy();
+        ((ObjectNode) failed.get("status")).put("phase", "Failed");
+        client.updateStatus(ResourceTypes.PODS, failed);
+        h.settle();
+        assertThat(events("DeletedWorkerPod")).anySatisfy(e -> assertThat(Json.text(e, "message"))
+                .startsWith("Deleted worker Pod default/demo-worker-small-wg-1; Pod status: Failed"));
+        converge();
+        StoredObject again = client.get(ResourceTypes.PODS, NS, "demo-worker-small-wg-1");
+        assertThat(again).isNotNull();
+        assertThat(again.uid()).isNotEqualTo(w1.uid());
+        assertThat(Json.text(again.object(), "status", "phase")).isEqualTo("Running");
+
+        StoredObject w0 = client.get(ResourceTypes.PODS, NS, "demo-worker-small-wg-0");
+        client.delete(ResourceTypes.PODS, NS, "demo-worker-small-wg-0");
+        converge();
+        assertThat(client.get(ResourceTypes.PODS, NS, "demo-worker-small-wg-0").uid()).isNotEqualTo(w0.uid());
+        assertThat(status("demo").path("readyWorkerReplicas").asInt()).isEqualTo(2);
+    }
+
+    // RC reconcilePods step 5: with 0 head Pods the head is created again (CreatedHeadPod).
+    @Test
+    void deletedHeadIsRecreated() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 1, 0, 4));
+        converge();
+        StoredObject head = client.get(ResourceTypes.PODS, NS, "demo-head");
+        client.delete(ResourceTypes.PODS, NS, "demo-head");
+        converge();
+        StoredObject again = client.get(ResourceTypes.PODS, NS, "demo-head");
+        assertThat(again.uid()).isNotEqualTo(head.uid());
+        assertThat(events("CreatedHeadPod")).hasSize(1);
+        assertThat(events("CreatedHeadPod").get(0).path("count").asInt()).isEqualTo(2);
+        assertThat(status("demo").path("head").path("podIP").asString())
+                .isEqualTo(Json.text(again.object(), "status", "podIP"));
+    }
+
+    // RC reconcilePods step 2 and calculateStatus (utils/util.go FindRayClusterSuspendStatus): suspend deletes every
+    // Pod, Suspending then Suspended, state suspended; resume recreates them and the cluster becomes ready again.
+    @Test
+    void suspendAndResume() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 2, 0, 4));
+        converge();
+        mergePatch("demo", "{\"spec\": {\"suspend\": true}}");
+        assertThat(condition(status("demo"), "RayClusterSuspending").path("status").asString()).isEqualTo("True");
+        converge();
+        JsonNode s = status("demo");
+        assertThat(podNames("demo")).isEmpty();
+        assertThat(s.path("state").asString()).isEqualTo("suspended");
+        assertThat(condition(s, "RayClusterSuspending").path("status").asString()).isEqualTo("False");
+        assertThat(condition(s, "RayClusterSuspended").path("status").asString()).isEqualTo("True");
+        assertThat(condition(s, "RayClusterProvisioned").path("message").asString())
+                .isEqualTo("RayCluster has been suspended");
+        assertThat(condition(s, "HeadPodReady").path("reason").asString()).isEqualTo("HeadPodNotFound");
+        assertThat(events("DeletedPod")).anySatisfy(e -> assertThat(Json.text(e, "message"))
+                .isEqualTo("Deleted Pods for RayCluster default/demo due to suspension"));
+
+        mergePatch("demo", "{\"spec\": {\"suspend\": false}}");
+        converge();
+        s = status("demo");
+        assertThat(podNames("demo")).hasSize(3);
+        assertThat(s.path("state").asString()).isEqualTo("ready");
+        assertThat(condition(s, "RayClusterSuspended").path("status").asString()).isEqualTo("False");
+    }
+
+    // utils/validation.go ValidateRayClusterSpec / ValidateRayClusterMetadata: Warning events with action Validate,
+    // nothing created, no requeue.
+    @Test
+    void invalidSpecsAreRejectedWithEvents() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("bad", 1, 3, 2));
+        h.create(ResourceTypes.RAYCLUSTERS, NS, """
+                apiVersion: ray.io/v1
+                kind: RayCluster
+                metadata: {name: nocontainers}
+                spec:
+                  headGroupSpec:
+                    template: {spec: {containers: []}}
+                """);
+        converge();
+        assertThat(podNames("bad")).isEmpty();
+        assertThat(podNames("nocontainers")).isEmpty();
+        assertThat(client.list(ResourceTypes.SERVICES, NS, null)).isEmpty();
+        List<String> messages = events("InvalidRayClusterSpec").stream().map(e -> Json.text(e, "message")).toList();
+        assertThat(messages).containsExactlyInAnyOrder(
+                "The RayCluster spec is invalid default/bad: worker group small-wg has minReplicas 3 greater than maxReplicas 2",
+                "The RayCluster spec is invalid default/nocontainers: headGroupSpec should have at least one container");
+        assertThat(events("InvalidRayClusterSpec")).allSatisfy(e -> {
+            assertThat(Json.text(e, "type")).isEqualTo("Warning");
+            assertThat(Json.text(e, "action")).isEqualTo("Validate");
+        });
+
+        // fixing the spec lets the controller go on
+        ObjectNode fixed = rc("bad").copy();
+        ((ObjectNode) fixed.path("spec").path("workerGroupSpecs").get(0)).put("maxReplicas", 5);
+        client.update(ResourceTypes.RAYCLUSTERS, fixed);
+        h.settle();
+        assertThat(podNames("bad")).hasSize(4);
+    }
+
+    // utils/util.go CalculateDesiredResources / CalculatePodResource: head + Σ replicas × pod resources.
+    @Test
+    void desiredResourcesAreSummed() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 2, 1, 4));
+        JsonNode s = status("demo");
+        assertThat(s.path("desiredCPU").asString()).isEqualTo("5");
+        assertThat(s.path("desiredMemory").asString()).isEqualTo("10Gi");
+        assertThat(s.path("desiredGPU").asString()).isEqualTo("0");
+        assertThat(s.path("desiredTPU").asString()).isEqualTo("0");
+    }
+
+    // ownerReferences (controllerutil.SetControllerReference) + the Kubernetes garbage collector.
+    @Test
+    void deletingTheClusterRemovesPodsAndServices() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 2, 1, 4));
+        converge();
+        client.delete(ResourceTypes.RAYCLUSTERS, NS, "demo");
+        converge();
+        assertThat(rc("demo")).isNull();
+        assertThat(client.list(ResourceTypes.PODS, NS, null)).isEmpty();
+        assertThat(client.list(ResourceTypes.SERVICES, NS, null)).isEmpty();
+    }
+
+    // RC calculateStatus: readyWorkerReplicas counts running and ready workers; an unplaceable worker stays
+    // Pending, so ready < desired and the state never becomes ready.
+    @Test
+    void unschedulableWorkerLeavesStatusBelowDesired() {
+        String yaml = cluster("demo", 2, 0, 4).replace("requests: {cpu: \"2\", memory: \"4Gi\"}",
+                "requests: {cpu: \"100\", memory: \"4Gi\"}").replace("limits: {cpu: \"2\", memory: \"4Gi\"}",
+                "limits: {cpu: \"100\", memory: \"4Gi\"}");
+        h.create(ResourceTypes.RAYCLUSTERS, NS, yaml);
+        converge();
+        JsonNode s = status("demo");
+        assertThat(s.path("desiredWorkerReplicas").asInt()).isEqualTo(2);
+        assertThat(s.path("readyWorkerReplicas").asInt()).isEqualTo(0);
+        assertThat(s.path("state").isMissingNode()).isTrue();
+        assertThat(condition(s, "HeadPodReady").path("status").asString()).isEqualTo("True");
+        assertThat(condition(s, "RayClusterProvisioned").path("status").asString()).isEqualTo("False");
+        assertThat(Json.text(client.get(ResourceTypes.PODS, NS, "demo-worker-small-wg-0").object(), "status", "phase"))
+                .isEqualTo("Pending");
+    }
+
+    // utils/consistency.go InconsistentRayClusterStatus: /status is written only when a compared field changed.
+    @Test
+    void statusIsWrittenOnlyWhenItChanges() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 2, 1, 4));
+        converge();
+        int afterReady = statusWrites;
+        assertThat(afterReady).isBetween(2, 5);
+        long rv = rc("demo").resourceVersion();
+        h.advance(Duration.ofSeconds(900)); // three steady 300 s requeues
+        assertThat(statusWrites).isEqualTo(afterReady);
+        assertThat(rc("demo").resourceVersion()).isEqualTo(rv);
+    }
+
+    // Ray autoscaler (node_provider.py) + RC reconcilePods: with autoscaling on, the autoscaler writes replicas
+    // and workersToDelete; the operator deletes only the named Pods.
+    @Test
+    void simulatedAutoscalerScalesUpAndDown() {
+        String yaml = cluster("demo", 1, 1, 4).replace("  rayVersion: \"2.9.0\"\n",
+                "  rayVersion: \"2.9.0\"\n  enableInTreeAutoscaling: true\n");
+        h.create(ResourceTypes.RAYCLUSTERS, NS, yaml);
+        converge();
+        assertThat(client.get(ResourceTypes.PODS, NS, "demo-head").object().path("spec").path("containers")
+                .findValuesAsString("name")).contains("autoscaler");
+        assertThat(workerNames("demo")).hasSize(1);
+
+        mergePatch("demo", "{\"metadata\": {\"annotations\": {\"sim.kuberay.io/autoscaler-demand\": \"{\\\"small-wg\\\": 3}\"}}}");
+        converge();
+        assertThat(rc("demo").object().path("spec").path("workerGroupSpecs").get(0).path("replicas").asInt()).isEqualTo(3);
+        assertThat(workerNames("demo")).hasSize(3);
+
+        // demand above max is clamped to max
+        mergePatch("demo", "{\"metadata\": {\"annotations\": {\"sim.kuberay.io/autoscaler-demand\": \"{\\\"small-wg\\\": 9}\"}}}");
+        converge();
+        assertThat(workerNames("demo")).hasSize(4);
+
+        mergePatch("demo", "{\"metadata\": {\"annotations\": {\"sim.kuberay.io/autoscaler-demand\": \"{\\\"small-wg\\\": 0}\"}}}");
+        for (int i = 0; i < 3; i++) {
+            converge();
+        }
+        JsonNode group = rc("demo").object().path("spec").path("workerGroupSpecs").get(0);
+        assertThat(group.path("replicas").asInt()).isEqualTo(1);
+        assertThat(workerNames("demo")).containsExactly("demo-worker-small-wg-0");
+        // the autoscaler cleared workersToDelete once the Pods were gone
+        assertThat(group.path("scaleStrategy").path("workersToDelete")).isEmpty();
+        assertThat(status("demo").path("state").asString()).isEqualTo("ready");
+    }
+
+    // RC reconcilePods 6f: with autoscaling on, a surplus of Pods is not deleted unless named in workersToDelete.
+    @Test
+    void withAutoscalingTheOperatorDoesNotScaleInByItself() {
+        String yaml = cluster("demo", 3, 0, 4).replace("  rayVersion: \"2.9.0\"\n",
+                "  rayVersion: \"2.9.0\"\n  enableInTreeAutoscaling: true\n");
+        h.create(ResourceTypes.RAYCLUSTERS, NS, yaml);
+        converge();
+        setReplicas("demo", 1);
+        converge();
+        assertThat(workerNames("demo")).hasSize(3);
+    }
+
     static List<String> envNames(JsonNode container) {
         return container.path("env").findValuesAsString("name");
     }
