@@ -1,0 +1,127 @@
+package io.kuberaysim.controller.ray.cluster;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The seed's {@code demo-raycluster} manifest (seeds/001), applied over HTTP to the whole application on a
+ * virtual clock, reaches {@code state: ready} with one head and two workers, with the columns of
+ * {@code kubectl get raycluster -o wide} filled (CRD printer columns, kuberay-behaviour.md §6).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"kuberay-sim.clock=virtual", "kuberay-sim.controllers=true"})
+class SeedDemoRayClusterHttpTest {
+    static final String MANIFEST = """
+            apiVersion: ray.io/v1
+            kind: RayCluster
+            metadata:
+              name: demo-raycluster
+            spec:
+              rayVersion: "2.9.0"
+              headGroupSpec:
+                rayStartParams:
+                  dashboard-host: "0.0.0.0"
+                  num-cpus: "0"
+                template:
+                  spec:
+                    containers:
+                    - name: ray-head
+                      image: rayproject/ray:2.9.0
+                      resources:
+                        requests:
+                          cpu: "1"
+                          memory: "2Gi"
+                        limits:
+                          cpu: "1"
+                          memory: "2Gi"
+              workerGroupSpecs:
+              - groupName: small-wg
+                replicas: 2
+                minReplicas: 1
+                maxReplicas: 4
+                rayStartParams:
+                  num-cpus: "2"
+                template:
+                  spec:
+                    containers:
+                    - name: ray-worker
+                      image: rayproject/ray:2.9.0
+                      resources:
+                        requests:
+                          cpu: "2"
+                          memory: "4Gi"
+                        limits:
+                          cpu: "2"
+                          memory: "4Gi"
+            """;
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    Clock clock;
+    @Autowired
+    ControllerManager manager;
+
+    final HttpClient http = HttpClient.newHttpClient();
+
+    HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
+        if (body == null) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void seedDemoClusterBecomesReadyWithOneHeadAndTwoWorkers() throws Exception {
+        VirtualClock virtual = (VirtualClock) clock;
+        if (manager.controllers().stream().noneMatch(c -> c.name().contains("kubelet"))) {
+            new TestKubelet(manager, 16); // until the simulated kubelet is part of the application
+        }
+        HttpResponse<String> created = send("POST", "/apis/ray.io/v1/namespaces/default/rayclusters",
+                "application/yaml", MANIFEST);
+        assertThat(created.statusCode()).isEqualTo(201);
+        virtual.awaitIdle();
+        for (int i = 0; i < 5; i++) {
+            virtual.advance(Duration.ofSeconds(1));
+        }
+        JsonNode rc = Json.MAPPER.readTree(send("GET", "/apis/ray.io/v1/namespaces/default/rayclusters/demo-raycluster",
+                null, null).body());
+        JsonNode s = rc.path("status");
+        assertThat(s.path("state").asString()).isEqualTo("ready");
+        assertThat(s.path("desiredWorkerReplicas").asInt()).isEqualTo(2);
+        assertThat(s.path("availableWorkerReplicas").asInt()).isEqualTo(2);
+        assertThat(s.path("desiredCPU").asString()).isEqualTo("5");
+        assertThat(s.path("desiredMemory").asString()).isEqualTo("10Gi");
+        assertThat(s.path("desiredGPU").asString()).isEqualTo("0");
+        assertThat(s.path("desiredTPU").asString()).isEqualTo("0");
+        assertThat(s.path("head").path("podIP").asString()).isNotEmpty();
+        assertThat(s.path("head").path("serviceIP").asString()).isEqualTo(s.path("head").path("podIP").asString());
+
+        JsonNode pods = Json.MAPPER.readTree(send("GET",
+                "/api/v1/namespaces/default/pods?labelSelector=ray.io/cluster%3Ddemo-raycluster", null, null).body());
+        assertThat(pods.path("items").size()).isEqualTo(3);
+        assertThat(java.util.stream.StreamSupport.stream(pods.path("items").spliterator(), false).map(p -> p.path("metadata").path("name").asString()))
+                .containsExactlyInAnyOrder("demo-raycluster-head", "demo-raycluster-worker-small-wg-0",
+                        "demo-raycluster-worker-small-wg-1");
+        assertThat(send("GET", "/api/v1/namespaces/default/services/demo-raycluster-head-svc", null, null).statusCode())
+                .isEqualTo(200);
+    }
+}
