@@ -29,6 +29,22 @@ final class MockApiServer implements AutoCloseable {
         port = server.getPort();
     }
 
+    /**
+     * Stores objects directly in the CRUD dispatcher's map (no HTTP): the mock's create scans every stored object,
+     * so loading 10,000 over HTTP takes many minutes. The objects carry the metadata the mock's POST would add.
+     */
+    void preload(String collectionPath, java.util.function.IntFunction<byte[]> body, int count) {
+        for (int i = 0; i < count; i++) {
+            tools.jackson.databind.node.ObjectNode o = (tools.jackson.databind.node.ObjectNode)
+                    io.kuberaysim.api.Json.MAPPER.readTree(body.apply(i));
+            tools.jackson.databind.node.ObjectNode meta = (tools.jackson.databind.node.ObjectNode) o.get("metadata");
+            meta.put("namespace", "default").put("uid", java.util.UUID.randomUUID().toString())
+                    .put("resourceVersion", Integer.toString(i + 1)).put("generation", 1)
+                    .put("creationTimestamp", "2025-01-01T00:00:00Z");
+            dispatcher.handleCreate(collectionPath, o.toString());
+        }
+    }
+
     /** Drops stored objects whose JSON contains {@code marker}, between measurements (no request in flight). */
     int removeContaining(String marker) {
         int before = dispatcher.getMap().size();

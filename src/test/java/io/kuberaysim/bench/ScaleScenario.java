@@ -1,11 +1,127 @@
 package io.kuberaysim.bench;
 
-/** Scenario 2: N RayClusters on the virtual clock, in process, until all are ready. */
+import io.kuberaysim.KuberaySimApplication;
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.storage.ObjectStore;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Scenario 2: N RayClusters of 1 head + 3 workers (KubeRay's scale-test shape) created and all {@code ready},
+ * in process on the virtual clock with the whole control plane as users run it (controllers on, no port).
+ * Wall time from the first create to the last cluster ready, objects stored, heap after GC.
+ */
 final class ScaleScenario {
+    private static final Duration LIMIT = Duration.ofHours(1);
+
     private ScaleScenario() {
     }
 
+    /** One size's outcome. */
+    record Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime) {
+    }
+
     static void run(BenchConfig cfg, Report report) {
-        report.note("scale: skipped, the RayCluster reconciler and SimulationHarness have not landed yet");
+        Map<Integer, Outcome> outcomes = new HashMap<>();
+        for (int n : cfg.scaleSizes()) {
+            Outcome o;
+            try {
+                o = once(n);
+            } catch (RuntimeException e) {
+                report.note("scale: " + n + " clusters did not all become ready (" + e.getMessage()
+                        + "); the RayCluster reconciler or the simulated cluster may not have landed yet");
+                return;
+            }
+            outcomes.put(n, o);
+            boolean big = n >= 10_000;
+            report.add("scale", String.format(Locale.ROOT, "%,d RayClusters ready: wall time", n), o.seconds(), "s",
+                    big ? "≤ 30" : null, big ? o.seconds() <= 30 : null);
+            report.add("scale", String.format(Locale.ROOT, "%,d RayClusters: heap after GC", n),
+                    o.heapBytes() / (double) (1 << 20), "MiB", big ? "≤ 1,024" : null,
+                    big ? o.heapBytes() <= (1L << 30) : null);
+            report.add("scale", String.format(Locale.ROOT, "%,d RayClusters: objects stored (%s)", n,
+                    o.stored().entrySet().stream().filter(e -> e.getValue() > 0)
+                            .map(e -> e.getKey() + " " + e.getValue()).sorted().reduce((a, b) -> a + ", " + b)
+                            .orElse("")),
+                    o.stored().values().stream().mapToInt(Integer::intValue).sum(), "objects", null, null);
+        }
+        Outcome small = outcomes.get(1_000);
+        Outcome large = outcomes.get(10_000);
+        if (small != null && large != null) {
+            double growth = large.seconds() / small.seconds();
+            report.add("scale", "wall time growth 1,000 → 10,000", growth, "×", "≤ 11", growth <= 11);
+        }
+        if (!cfg.scaleSizes().contains(10_000)) {
+            report.note("scale: reference KubeRay on GKE needs 1,515 s for 10,000 clusters; sizes run here: "
+                    + cfg.scaleSizes());
+        }
+    }
+
+    static Outcome once(int n) {
+        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(KuberaySimApplication.class)
+                .web(WebApplicationType.NONE).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
+                .properties("kuberay-sim.clock=virtual", "kuberay-sim.virtual-speed=0", "kuberay-sim.controllers=true",
+                        "logging.level.root=WARN", "springdoc.api-docs.enabled=false", "spring.jmx.enabled=false",
+                        "kuberay-sim.watch-history=1000")
+                .run()) {
+            VirtualClock clock = (VirtualClock) ctx.getBean(Clock.class);
+            KubeClient client = ctx.getBean(KubeClient.class);
+            ObjectStore store = ctx.getBean(ObjectStore.class);
+            clock.awaitIdle();
+            Instant virtualStart = clock.now();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                ObjectNode rc = (ObjectNode) Json.MAPPER.readTree(RayClusters.json("scale-" + i, "bench", "scale"));
+                client.create(ResourceTypes.RAYCLUSTERS, RayClusters.NAMESPACE, rc);
+            }
+            Instant deadline = clock.now().plus(LIMIT);
+            while (true) {
+                clock.awaitIdle();
+                if (readyCount(store) == n) {
+                    break;
+                }
+                Optional<Instant> next = clock.nextTimer();
+                if (next.isEmpty() || next.get().isAfter(deadline)) {
+                    throw new IllegalStateException(readyCount(store) + " of " + n + " ready, nothing left to do at "
+                            + clock.now());
+                }
+                clock.advance(Duration.between(clock.now(), next.get()));
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            Map<String, Integer> stored = new HashMap<>();
+            for (ResourceType t : ResourceTypes.ALL_TYPES) {
+                stored.put(t.plural(), store.list(t, null).items().size());
+            }
+            System.gc();
+            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            return new Outcome(n, seconds, stored, heap, virtualStart);
+        }
+    }
+
+    private static int readyCount(ObjectStore store) {
+        int ready = 0;
+        for (StoredObject o : store.list(ResourceTypes.RAYCLUSTERS, null).items()) {
+            if ("ready".equals(Json.text(o.object(), "status", "state"))) {
+                ready++;
+            }
+        }
+        return ready;
     }
 }
