@@ -6,12 +6,16 @@ import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import io.kuberaysim.sim.SimulatedCluster;
+import io.kuberaysim.sim.SimulationSettings;
 
 import java.time.Duration;
 
 /**
  * A whole simulated control plane for plain JUnit tests (no Spring): registry, garbage collector,
- * namespace lifecycle and a started {@link ControllerManager}, all on one {@link VirtualClock}.
+ * namespace lifecycle, a started {@link ControllerManager} and (unless {@link #bare()}) the simulated
+ * cluster (nodes, scheduler, kubelet, Job controller), all on one {@link VirtualClock}. Pods start 2 s
+ * (virtual) after they are scheduled; see {@link SimulationSettings} for the per-pod annotations.
  *
  * <pre>{@code
  * try (SimulationHarness h = new SimulationHarness()) {
@@ -26,10 +30,26 @@ import java.time.Duration;
 public final class SimulationHarness implements AutoCloseable {
     private final TestCluster cluster = new TestCluster();
     private final ControllerManager manager = new ControllerManager(cluster.registry, cluster.clock, 1);
+    private final SimulatedCluster simulated;
 
-    /** A started control plane on a fresh virtual clock. */
+    /** A started control plane with the default simulated cluster (4 nodes, scheduler, kubelet, Job controller). */
     public SimulationHarness() {
+        this(SimulationSettings.defaults());
+    }
+
+    /** A started control plane with a simulated cluster built from {@code settings}; null = no simulated cluster. */
+    public SimulationHarness(SimulationSettings settings) {
+        simulated = settings == null ? null : new SimulatedCluster(manager, settings);
+        if (simulated != null) {
+            simulated.start();
+        }
         manager.start();
+        settle();
+    }
+
+    /** Only the API machinery and the manager: no nodes, no scheduler, kubelet or Job controller. */
+    public static SimulationHarness bare() {
+        return new SimulationHarness(null);
     }
 
     public KubeClient client() {

@@ -19,7 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ControllerManagerTest {
-    private final SimulationHarness h = new SimulationHarness();
+    private final SimulationHarness h = SimulationHarness.bare();
     private final List<String> reconciled = new CopyOnWriteArrayList<>();
 
     @AfterEach

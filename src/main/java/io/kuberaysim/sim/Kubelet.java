@@ -1,0 +1,356 @@
+package io.kuberaysim.sim;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.DeleteOptions;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.controller.runtime.reconcile.Result;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kubelets of every simulated node, as one level-based controller on bound Pods.
+ *
+ * <p>A bound Pod is Pending (containers waiting, reason ContainerCreating) until its startup delay has
+ * passed since it was scheduled, then Running with a podIP from 10.244.0.0/16 (handed out in order),
+ * container statuses and Ready=True (unless {@code sim.kuberay.io/ready: "false"}). With
+ * {@code sim.kuberay.io/run-seconds} its containers exit after that long with
+ * {@code sim.kuberay.io/exit-code}; then restartPolicy decides: Never → Succeeded/Failed, Always →
+ * restart, OnFailure → restart on a non-zero code, else Succeeded. A Pod being deleted gracefully is
+ * removed after the termination delay (at most its grace period). A Pod whose node is gone or NotReady
+ * fails with reason NodeLost. Every status write goes through the status subresource.
+ */
+final class Kubelet {
+    private final KubeClient client;
+    private final Clock clock;
+    private final SimulationSettings settings;
+    private final SharedInformer pods;
+    private final SharedInformer nodes;
+    private final EventRecorder events;
+    private final Map<String, String> podIps = new HashMap<>(); // pod uid → IP
+    private final Map<String, Instant> firstSeen = new HashMap<>();
+    private int nextIp = 1;
+
+    Kubelet(ControllerManager manager, SimulationSettings settings) {
+        this.client = manager.client();
+        this.clock = manager.clock();
+        this.settings = settings;
+        this.pods = manager.informer(ResourceTypes.PODS);
+        this.nodes = manager.informer(ResourceTypes.NODES);
+        this.events = manager.eventRecorder("kubelet");
+    }
+
+    void register(ControllerManager manager) {
+        manager.controller("kubelet")
+                .forType(ResourceTypes.PODS)
+                .watches(ResourceTypes.NODES, this::podsOn)
+                .complete(this::reconcile);
+    }
+
+    private List<Request> podsOn(StoredObject node) {
+        List<Request> out = new ArrayList<>();
+        for (StoredObject p : pods.list(null, null)) {
+            if (node.name().equals(Json.text(p.object(), "spec", "nodeName"))) {
+                out.add(new Request(p.namespace(), p.name()));
+            }
+        }
+        return out;
+    }
+
+    private static String ts(Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
+
+    private static Instant parse(String t) {
+        return t == null ? null : Instant.parse(t);
+    }
+
+    private static long annotation(StoredObject pod, String key, long fallback) {
+        String v = Json.text(pod.object(), "metadata", "annotations", key);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    synchronized Result reconcile(Request request) {
+        StoredObject pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
+        if (pod == null) {
+            return Result.done();
+        }
+        String nodeName = Json.text(pod.object(), "spec", "nodeName");
+        if (nodeName == null) {
+            return Result.done();
+        }
+        Instant now = clock.now();
+        String phase = Json.text(pod.object(), "status", "phase");
+        boolean terminal = "Succeeded".equals(phase) || "Failed".equals(phase);
+        if (pod.isDeleting()) {
+            return terminate(pod, now);
+        }
+        StoredObject node = nodes.get(null, nodeName);
+        if (!terminal && (node == null || !Scheduler.nodeReady(node))) {
+            nodeLost(pod, nodeName, now);
+            return Result.done();
+        }
+        if (terminal) {
+            return Result.done();
+        }
+        Instant scheduledAt = scheduledAt(pod, now);
+        Instant startAt = scheduledAt.plusSeconds(annotation(pod, SimulationSettings.STARTUP_SECONDS,
+                settings.startup().toSeconds()));
+        String hostIp = hostIp(node);
+        if (now.isBefore(startAt)) {
+            if (!"ContainerCreating".equals(Json.text(firstContainerStatus(pod), "state", "waiting", "reason"))) {
+                writeStatus(pod, pending(pod, hostIp, scheduledAt));
+            }
+            return Result.requeueAfter(Duration.between(now, startAt));
+        }
+        if (!"Running".equals(phase)) {
+            writeStatus(pod, running(pod, hostIp, scheduledAt, startAt, 0, null));
+            events.event(pod, EventRecorder.NORMAL, "Started", "Start", "Started container "
+                    + Json.text(pod.object().path("spec").path("containers").path(0), "name"));
+            pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
+        }
+        long runSeconds = annotation(pod, SimulationSettings.RUN_SECONDS, -1);
+        if (runSeconds < 0) {
+            return Result.done();
+        }
+        JsonNode cs = firstContainerStatus(pod);
+        Instant runningSince = parse(Json.text(cs, "state", "running", "startedAt"));
+        if (runningSince == null) {
+            runningSince = startAt;
+        }
+        Instant exitAt = runningSince.plusSeconds(runSeconds);
+        if (now.isBefore(exitAt)) {
+            return Result.requeueAfter(Duration.between(now, exitAt));
+        }
+        int exitCode = (int) annotation(pod, SimulationSettings.EXIT_CODE, 0);
+        String policy = Json.text(pod.object(), "spec", "restartPolicy");
+        boolean restart = "Always".equals(policy) || policy == null || ("OnFailure".equals(policy) && exitCode != 0);
+        ObjectNode lastState = Json.object();
+        lastState.putObject("terminated").put("exitCode", exitCode).put("reason", exitCode == 0 ? "Completed" : "Error")
+                .put("startedAt", ts(runningSince)).put("finishedAt", ts(now))
+                .put("containerID", containerId(pod, 0));
+        if (restart) {
+            int restarts = cs == null ? 0 : cs.path("restartCount").asInt(0);
+            writeStatus(pod, running(pod, hostIp, scheduledAt, now, restarts + 1, lastState));
+            return Result.requeueAfter(Duration.ofSeconds(Math.max(runSeconds, 1)));
+        }
+        writeStatus(pod, finished(pod, hostIp, scheduledAt, startAt, runningSince, now, exitCode));
+        return Result.done();
+    }
+
+    private Instant scheduledAt(StoredObject pod, Instant now) {
+        JsonNode cond = Scheduler.condition(pod, "PodScheduled");
+        if (cond != null && "True".equals(Json.text(cond, "status"))) {
+            Instant t = parse(Json.text(cond, "lastTransitionTime"));
+            if (t != null) {
+                return t;
+            }
+        }
+        return firstSeen.computeIfAbsent(pod.uid(), u -> now);
+    }
+
+    private Result terminate(StoredObject pod, Instant now) {
+        Instant deletionTs = parse(Json.text(pod.object(), "metadata", "deletionTimestamp"));
+        long grace = pod.object().path("metadata").path("deletionGracePeriodSeconds").asLong(30);
+        Instant requested = deletionTs.minusSeconds(grace);
+        Duration wait = settings.termination().compareTo(Duration.ofSeconds(grace)) < 0
+                ? settings.termination() : Duration.ofSeconds(grace);
+        Instant removeAt = requested.plus(wait);
+        if (now.isBefore(removeAt)) {
+            return Result.requeueAfter(Duration.between(now, removeAt));
+        }
+        client.delete(ResourceTypes.PODS, pod.namespace(), pod.name(),
+                new DeleteOptions(null, 0L, pod.uid(), null, false, null));
+        podIps.remove(pod.uid());
+        firstSeen.remove(pod.uid());
+        return Result.done();
+    }
+
+    private void nodeLost(StoredObject pod, String nodeName, Instant now) {
+        ObjectNode status = pod.copy().path("status") instanceof ObjectNode s ? s : Json.object();
+        status.put("phase", "Failed");
+        status.put("reason", "NodeLost");
+        status.put("message", "Node " + nodeName + " which was running pod " + pod.name() + " is unresponsive");
+        for (JsonNode c : status.path("conditions")) {
+            if (c instanceof ObjectNode o && ("Ready".equals(Json.text(o, "type"))
+                    || "ContainersReady".equals(Json.text(o, "type")))) {
+                o.put("status", "False");
+                o.put("lastTransitionTime", ts(now));
+            }
+        }
+        writeStatus(pod, status);
+    }
+
+    private String hostIp(StoredObject node) {
+        for (JsonNode a : node.object().path("status").path("addresses")) {
+            if ("InternalIP".equals(Json.text(a, "type"))) {
+                return Json.text(a, "address");
+            }
+        }
+        return "10.0.0.1";
+    }
+
+    private String podIp(StoredObject pod) {
+        return podIps.computeIfAbsent(pod.uid(), u -> {
+            int n = nextIp;
+            nextIp = nextIp >= 65534 ? 1 : nextIp + 1;
+            return "10.244." + (n >> 8) + "." + (n & 255);
+        });
+    }
+
+    private static JsonNode firstContainerStatus(StoredObject pod) {
+        return pod.object().path("status").path("containerStatuses").path(0);
+    }
+
+    private static String containerId(StoredObject pod, int restart) {
+        return "containerd://" + String.format("%064x", new java.math.BigInteger(1,
+                (pod.uid() + "/" + restart).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .substring(0, 64);
+    }
+
+    private ObjectNode base(StoredObject pod, String hostIp, Instant scheduledAt) {
+        ObjectNode status = Json.object();
+        status.put("hostIP", hostIp);
+        status.putArray("hostIPs").addObject().put("ip", hostIp);
+        status.put("startTime", ts(scheduledAt));
+        String qos = Json.text(pod.object(), "status", "qosClass");
+        if (qos != null) {
+            status.put("qosClass", qos);
+        }
+        return status;
+    }
+
+    private static void condition(ArrayNode conds, String type, boolean value, Instant at) {
+        conds.addObject().put("type", type).put("status", value ? "True" : "False").putNull("lastProbeTime")
+                .put("lastTransitionTime", ts(at));
+    }
+
+    private ObjectNode pending(StoredObject pod, String hostIp, Instant scheduledAt) {
+        ObjectNode status = base(pod, hostIp, scheduledAt);
+        status.put("phase", "Pending");
+        ArrayNode conds = status.putArray("conditions");
+        condition(conds, "PodReadyToStartContainers", false, scheduledAt);
+        condition(conds, "Initialized", true, scheduledAt);
+        for (String t : new String[] {"Ready", "ContainersReady"}) {
+            condition(conds, t, false, scheduledAt);
+            ((ObjectNode) conds.get(conds.size() - 1)).put("reason", "ContainersNotReady")
+                    .put("message", "containers with unready status: " + containerNames(pod));
+        }
+        condition(conds, "PodScheduled", true, scheduledAt);
+        ArrayNode statuses = status.putArray("containerStatuses");
+        for (JsonNode c : pod.object().path("spec").path("containers")) {
+            ObjectNode s = statuses.addObject();
+            s.put("name", Json.text(c, "name")).put("image", Json.text(c, "image")).put("imageID", "")
+                    .put("ready", false).put("restartCount", 0).put("started", false);
+            s.putObject("state").putObject("waiting").put("reason", "ContainerCreating");
+            s.putObject("lastState");
+        }
+        return status;
+    }
+
+    private String containerNames(StoredObject pod) {
+        List<String> names = new ArrayList<>();
+        pod.object().path("spec").path("containers").forEach(c -> names.add(Json.text(c, "name")));
+        return "[" + String.join(" ", names) + "]";
+    }
+
+    private ObjectNode running(StoredObject pod, String hostIp, Instant scheduledAt, Instant startedAt,
+            int restartCount, ObjectNode lastState) {
+        boolean ready = !"false".equals(Json.text(pod.object(), "metadata", "annotations", SimulationSettings.READY));
+        ObjectNode status = base(pod, hostIp, scheduledAt);
+        status.put("phase", "Running");
+        String ip = podIp(pod);
+        status.put("podIP", ip);
+        status.putArray("podIPs").addObject().put("ip", ip);
+        ArrayNode conds = status.putArray("conditions");
+        condition(conds, "PodReadyToStartContainers", true, startedAt);
+        condition(conds, "Initialized", true, scheduledAt);
+        condition(conds, "Ready", ready, startedAt);
+        condition(conds, "ContainersReady", ready, startedAt);
+        if (!ready) {
+            for (int i = 2; i < 4; i++) {
+                ((ObjectNode) conds.get(i)).put("reason", "ContainersNotReady")
+                        .put("message", "containers with unready status: " + containerNames(pod));
+            }
+        }
+        condition(conds, "PodScheduled", true, scheduledAt);
+        ArrayNode statuses = status.putArray("containerStatuses");
+        for (JsonNode c : pod.object().path("spec").path("containers")) {
+            ObjectNode s = statuses.addObject();
+            s.put("name", Json.text(c, "name")).put("image", Json.text(c, "image"))
+                    .put("imageID", imageId(Json.text(c, "image")))
+                    .put("containerID", containerId(pod, restartCount))
+                    .put("ready", ready).put("restartCount", restartCount).put("started", true);
+            s.putObject("state").putObject("running").put("startedAt", ts(startedAt));
+            s.set("lastState", lastState == null ? Json.object() : lastState.deepCopy());
+        }
+        return status;
+    }
+
+    private ObjectNode finished(StoredObject pod, String hostIp, Instant scheduledAt, Instant startAt,
+            Instant runningSince, Instant now, int exitCode) {
+        ObjectNode status = base(pod, hostIp, scheduledAt);
+        status.put("phase", exitCode == 0 ? "Succeeded" : "Failed");
+        String ip = podIp(pod);
+        status.put("podIP", ip);
+        status.putArray("podIPs").addObject().put("ip", ip);
+        ArrayNode conds = status.putArray("conditions");
+        condition(conds, "PodReadyToStartContainers", false, now);
+        condition(conds, "Initialized", true, scheduledAt);
+        for (String t : new String[] {"Ready", "ContainersReady"}) {
+            condition(conds, t, false, now);
+            ((ObjectNode) conds.get(conds.size() - 1)).put("reason", "PodCompleted");
+        }
+        condition(conds, "PodScheduled", true, scheduledAt);
+        ArrayNode statuses = status.putArray("containerStatuses");
+        JsonNode previous = pod.object().path("status").path("containerStatuses");
+        int i = 0;
+        for (JsonNode c : pod.object().path("spec").path("containers")) {
+            int restarts = previous.path(i++).path("restartCount").asInt(0);
+            ObjectNode s = statuses.addObject();
+            s.put("name", Json.text(c, "name")).put("image", Json.text(c, "image"))
+                    .put("imageID", imageId(Json.text(c, "image")))
+                    .put("containerID", containerId(pod, restarts))
+                    .put("ready", false).put("restartCount", restarts).put("started", false);
+            s.putObject("state").putObject("terminated").put("exitCode", exitCode)
+                    .put("reason", exitCode == 0 ? "Completed" : "Error")
+                    .put("startedAt", ts(runningSince)).put("finishedAt", ts(now))
+                    .put("containerID", containerId(pod, restarts));
+            s.putObject("lastState");
+        }
+        return status;
+    }
+
+    private static String imageId(String image) {
+        String repo = image == null ? "unknown" : image.split("[:@]", 2)[0];
+        return repo + "@sha256:" + String.format("%064x", new java.math.BigInteger(1,
+                String.valueOf(image).getBytes(java.nio.charset.StandardCharsets.UTF_8))).substring(0, 64);
+    }
+
+    private void writeStatus(StoredObject pod, ObjectNode status) {
+        ObjectNode next = pod.copy();
+        next.set("status", status);
+        client.updateStatus(ResourceTypes.PODS, next);
+    }
+}

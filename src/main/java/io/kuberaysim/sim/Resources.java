@@ -1,0 +1,77 @@
+package io.kuberaysim.sim;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import tools.jackson.databind.JsonNode;
+
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Amounts of named resources (cpu in cores, memory in bytes, nvidia.com/gpu, pods), parsed with fabric8's Quantity. */
+final class Resources {
+    static final String CPU = "cpu";
+    static final String MEMORY = "memory";
+    static final String GPU = "nvidia.com/gpu";
+    static final String PODS = "pods";
+    /** Resources the scheduler checks, in the order kube-scheduler reports them. */
+    static final String[] CHECKED = {CPU, MEMORY, GPU, PODS};
+
+    private final Map<String, BigDecimal> amounts = new TreeMap<>();
+
+    BigDecimal get(String name) {
+        return amounts.getOrDefault(name, BigDecimal.ZERO);
+    }
+
+    void add(String name, BigDecimal v) {
+        amounts.merge(name, v, BigDecimal::add);
+    }
+
+    void addAll(Resources other, int sign) {
+        other.amounts.forEach((k, v) -> add(k, sign < 0 ? v.negate() : v));
+    }
+
+    static BigDecimal parse(String quantity) {
+        return Quantity.getAmountInBytes(new Quantity(quantity));
+    }
+
+    /** A map of quantities such as {@code {cpu: "500m", memory: "1Gi"}}. */
+    static Resources of(JsonNode quantities) {
+        Resources r = new Resources();
+        if (quantities != null && quantities.isObject()) {
+            quantities.properties().forEach(e -> r.add(e.getKey(), parse(e.getValue().asString())));
+        }
+        return r;
+    }
+
+    /**
+     * What a pod asks for: per resource the sum over containers of requests (falling back to limits),
+     * or the largest init container's when that is bigger, as kube-scheduler computes it; plus one pod.
+     */
+    static Resources ofPod(JsonNode pod) {
+        Resources sum = new Resources();
+        for (JsonNode c : pod.path("spec").path("containers")) {
+            sum.addAll(container(c), 1);
+        }
+        for (JsonNode c : pod.path("spec").path("initContainers")) {
+            Resources init = container(c);
+            init.amounts.forEach((k, v) -> {
+                if (v.compareTo(sum.get(k)) > 0) {
+                    sum.amounts.put(k, v);
+                }
+            });
+        }
+        sum.add(PODS, BigDecimal.ONE);
+        return sum;
+    }
+
+    private static Resources container(JsonNode c) {
+        Resources r = of(c.path("resources").path("limits"));
+        Resources req = of(c.path("resources").path("requests"));
+        r.amounts.putAll(req.amounts); // requests win; limits stand in for requests that are absent
+        return r;
+    }
+
+    Map<String, BigDecimal> asMap() {
+        return amounts;
+    }
+}

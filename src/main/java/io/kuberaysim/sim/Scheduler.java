@@ -1,0 +1,260 @@
+package io.kuberaysim.sim;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.Controller;
+import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.cache.InformerHandler;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.controller.runtime.reconcile.Result;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A kube-scheduler for the simulated nodes: binds each Pod without {@code spec.nodeName} to the least
+ * allocated node (ties by name) that passes the filters (not cordoned, Ready, nodeSelector, enough free
+ * cpu/memory/{@code nvidia.com/gpu}/pods). A Pod that fits nowhere gets PodScheduled=False reason
+ * Unschedulable and a FailedScheduling Warning with kube-scheduler's aggregated message, and is tried again
+ * whenever capacity frees up (a pod bound to a node goes away or finishes, a node appears or changes).
+ *
+ * <p>Usage per node is kept incrementally from the pod informer plus the pods this scheduler bound but the
+ * informer has not shown yet ("assumed" pods, as kube-scheduler does), so a burst of pods never overcommits.
+ */
+final class Scheduler {
+    static final String NAME = "default-scheduler";
+
+    private final KubeClient client;
+    private final SharedInformer pods;
+    private final SharedInformer nodes;
+    private final EventRecorder events;
+    private final Map<String, Placement> placements = new HashMap<>(); // pod key → where it counts
+    private final Map<String, Resources> used = new HashMap<>();      // node → sum of placements
+    private final TreeSet<String> waiting = new TreeSet<>();           // unschedulable pod keys
+    private Controller controller;
+
+    private record Placement(String node, Resources requests) {
+    }
+
+    Scheduler(ControllerManager manager) {
+        this.client = manager.client();
+        this.pods = manager.informer(ResourceTypes.PODS);
+        this.nodes = manager.informer(ResourceTypes.NODES);
+        this.events = manager.eventRecorder(NAME);
+    }
+
+    void register(ControllerManager manager) {
+        pods.addHandler(new InformerHandler() {
+            @Override
+            public void onAdd(StoredObject o) {
+                track(o);
+            }
+
+            @Override
+            public void onUpdate(StoredObject oldObj, StoredObject newObj) {
+                track(newObj);
+            }
+
+            @Override
+            public void onDelete(StoredObject o) {
+                untrack(key(o));
+            }
+        });
+        controller = manager.controller("scheduler")
+                .forType(ResourceTypes.PODS, (o, n) -> unbound(n))
+                .watches(ResourceTypes.NODES, node -> waitingRequests())
+                .complete(this::reconcile);
+    }
+
+    private static boolean unbound(StoredObject pod) {
+        return Json.text(pod.object(), "spec", "nodeName") == null && !pod.isDeleting();
+    }
+
+    private static String key(StoredObject o) {
+        return o.namespace() + "/" + o.name();
+    }
+
+    private static boolean terminal(StoredObject pod) {
+        String phase = Json.text(pod.object(), "status", "phase");
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    private synchronized void track(StoredObject pod) {
+        String node = Json.text(pod.object(), "spec", "nodeName");
+        if (node == null) {
+            return; // unbound pods do not count, and a pod the scheduler assumed stays assumed
+        }
+        if (terminal(pod)) {
+            untrack(key(pod));
+            return;
+        }
+        Placement p = placements.get(key(pod));
+        if (p == null || !p.node().equals(node)) {
+            untrack(key(pod));
+            place(key(pod), node, Resources.ofPod(pod.object()));
+        }
+    }
+
+    private synchronized void untrack(String key) {
+        Placement p = placements.remove(key);
+        if (p != null) {
+            used.computeIfAbsent(p.node(), n -> new Resources()).addAll(p.requests(), -1);
+            retryWaiting();
+        }
+        waiting.remove(key);
+    }
+
+    private void place(String key, String node, Resources requests) {
+        placements.put(key, new Placement(node, requests));
+        used.computeIfAbsent(node, n -> new Resources()).addAll(requests, 1);
+    }
+
+    private void retryWaiting() {
+        if (controller != null) {
+            waitingRequests().forEach(controller::enqueue);
+        }
+    }
+
+    private synchronized List<Request> waitingRequests() {
+        List<Request> out = new ArrayList<>();
+        for (String k : waiting) {
+            int slash = k.indexOf('/');
+            out.add(new Request(k.substring(0, slash), k.substring(slash + 1)));
+        }
+        return out;
+    }
+
+    synchronized Result reconcile(Request request) {
+        StoredObject pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
+        String key = request.namespace() + "/" + request.name();
+        if (pod == null || !unbound(pod)) {
+            waiting.remove(key);
+            return Result.done();
+        }
+        Resources requests = Resources.ofPod(pod.object());
+        JsonNode selector = Json.at(pod.object(), "spec", "nodeSelector");
+        String best = null;
+        BigDecimal bestScore = null;
+        Map<String, Integer> reasons = new TreeMap<>();
+        List<StoredObject> candidates = nodes.list(null, null);
+        for (StoredObject node : candidates) {
+            List<String> why = filter(node, selector, requests);
+            if (!why.isEmpty()) {
+                why.forEach(r -> reasons.merge(r, 1, Integer::sum));
+                continue;
+            }
+            BigDecimal score = allocatedFraction(node, requests);
+            if (bestScore == null || score.compareTo(bestScore) < 0) {
+                best = node.name();
+                bestScore = score;
+            }
+        }
+        String now = client.registry().now().toString();
+        if (best == null) {
+            List<String> parts = new ArrayList<>();
+            reasons.forEach((reason, n) -> parts.add(n + " " + reason));
+            String message = "0/" + candidates.size() + " nodes are available"
+                    + (parts.isEmpty() ? "" : ": " + String.join(", ", parts)) + ".";
+            waiting.add(key);
+            JsonNode existing = condition(pod, "PodScheduled");
+            if (existing == null || !message.equals(Json.text(existing, "message"))
+                    || !"False".equals(Json.text(existing, "status"))) {
+                ObjectNode patch = Json.object();
+                ArrayNode conds = patch.putObject("status").putArray("conditions");
+                conds.addObject().put("type", "PodScheduled").put("status", "False").putNull("lastProbeTime")
+                        .put("lastTransitionTime", now).put("reason", "Unschedulable").put("message", message);
+                client.patchStatus(ResourceTypes.PODS, pod.namespace(), pod.name(), patch);
+            }
+            events.event(pod, EventRecorder.WARNING, "FailedScheduling", "Scheduling", message);
+            return Result.done();
+        }
+        waiting.remove(key);
+        ObjectNode bind = Json.object();
+        bind.putObject("spec").put("nodeName", best);
+        StoredObject bound = client.patch(ResourceTypes.PODS, pod.namespace(), pod.name(), PatchType.MERGE, bind);
+        place(key, best, requests); // assumed until the informer shows the binding
+        ObjectNode status = Json.object();
+        status.putObject("status").putArray("conditions").addObject().put("type", "PodScheduled")
+                .put("status", "True").putNull("lastProbeTime").put("lastTransitionTime", now);
+        client.patchStatus(ResourceTypes.PODS, pod.namespace(), pod.name(), status);
+        events.event(bound, EventRecorder.NORMAL, "Scheduled", "Binding",
+                "Successfully assigned " + key + " to " + best);
+        return Result.done();
+    }
+
+    static JsonNode condition(StoredObject o, String type) {
+        for (JsonNode c : o.object().path("status").path("conditions")) {
+            if (type.equals(Json.text(c, "type"))) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    static boolean nodeReady(StoredObject node) {
+        JsonNode ready = condition(node, "Ready");
+        return ready != null && "True".equals(Json.text(ready, "status"));
+    }
+
+    /** Why the pod cannot go to the node (the first failing filter's reasons, as the framework reports). */
+    private List<String> filter(StoredObject node, JsonNode selector, Resources requests) {
+        if (node.object().path("spec").path("unschedulable").asBoolean(false)) {
+            return List.of("node(s) were unschedulable");
+        }
+        if (!nodeReady(node)) {
+            return List.of("node(s) had untolerated taint {node.kubernetes.io/not-ready: }");
+        }
+        if (selector != null && selector.isObject()) {
+            for (var e : selector.properties()) {
+                if (!e.getValue().asString().equals(node.labels().get(e.getKey()))) {
+                    return List.of("node(s) didn't match Pod's node affinity/selector");
+                }
+            }
+        }
+        Resources allocatable = Resources.of(Json.at(node.object(), "status", "allocatable"));
+        Resources inUse = used.getOrDefault(node.name(), new Resources());
+        List<String> why = new ArrayList<>();
+        for (String r : Resources.CHECKED) {
+            BigDecimal want = requests.get(r);
+            if (want.signum() > 0 && inUse.get(r).add(want).compareTo(allocatable.get(r)) > 0) {
+                why.add(r.equals(Resources.PODS) ? "Too many pods" : "Insufficient " + r);
+            }
+        }
+        for (Map.Entry<String, BigDecimal> e : requests.asMap().entrySet()) {
+            String r = e.getKey();
+            if (!List.of(Resources.CHECKED).contains(r) && e.getValue().signum() > 0
+                    && !r.equals("ephemeral-storage")
+                    && inUse.get(r).add(e.getValue()).compareTo(allocatable.get(r)) > 0) {
+                why.add("Insufficient " + r);
+            }
+        }
+        return why;
+    }
+
+    /** Mean fraction of cpu and memory allocated after placing the pod: lower is better (least allocated). */
+    private BigDecimal allocatedFraction(StoredObject node, Resources requests) {
+        Resources allocatable = Resources.of(Json.at(node.object(), "status", "allocatable"));
+        Resources inUse = used.getOrDefault(node.name(), new Resources());
+        BigDecimal sum = BigDecimal.ZERO;
+        for (String r : new String[] {Resources.CPU, Resources.MEMORY}) {
+            BigDecimal cap = allocatable.get(r);
+            if (cap.signum() > 0) {
+                sum = sum.add(inUse.get(r).add(requests.get(r)).divide(cap, 12, java.math.RoundingMode.HALF_EVEN));
+            }
+        }
+        return sum;
+    }
+}
