@@ -115,8 +115,9 @@ final class Kubelet {
             return Result.done();
         }
         Instant scheduledAt = scheduledAt(pod, now);
-        Instant startAt = scheduledAt.plusSeconds(annotation(pod, SimulationSettings.STARTUP_SECONDS,
-                settings.startup().toSeconds()));
+        long startupOverride = annotation(pod, SimulationSettings.STARTUP_SECONDS, -1);
+        Instant startAt = startupOverride >= 0 ? scheduledAt.plusSeconds(startupOverride)
+                : scheduledAt.plus(settings.startup());
         String hostIp = hostIp(node);
         if (now.isBefore(startAt)) {
             if (!"ContainerCreating".equals(Json.text(firstContainerStatus(pod), "state", "waiting", "reason"))) {
