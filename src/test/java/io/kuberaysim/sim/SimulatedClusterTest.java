@@ -49,7 +49,7 @@ class SimulatedClusterTest {
 
     @Test
     void nodesAreRegistered() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             List<StoredObject> nodes = h.client().list(ResourceTypes.NODES, null, null);
             assertThat(nodes).extracting(StoredObject::name)
                     .containsExactly("sim-node-0", "sim-node-1", "sim-node-2", "sim-node-3");
@@ -64,7 +64,7 @@ class SimulatedClusterTest {
 
     @Test
     void podIsScheduledAndStartsAfterTheStartupDelay() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.PODS, "default", pod("a", "1", "", "Always"));
             StoredObject a = get(h, "a");
             assertThat(Json.text(a.object(), "spec", "nodeName")).isEqualTo("sim-node-0");
@@ -93,7 +93,7 @@ class SimulatedClusterTest {
 
     @Test
     void unschedulablePodWaitsUntilCapacityFrees() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.PODS, "default", pod("huge", "100", "", "Always"));
             StoredObject huge = get(h, "huge");
             assertThat(Json.text(huge.object(), "spec", "nodeName")).isNull();
@@ -130,7 +130,7 @@ class SimulatedClusterTest {
 
     @Test
     void runSecondsAndExitCodeEndContainersPerRestartPolicy() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.PODS, "default",
                     pod("ok", "1", "sim.kuberay.io/run-seconds: '10'", "Never"));
             h.create(ResourceTypes.PODS, "default",
@@ -161,7 +161,7 @@ class SimulatedClusterTest {
 
     @Test
     void deletingANodeFailsItsPods() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.PODS, "default", pod("a", "1", "", "Always"));
             h.advance(Duration.ofSeconds(2));
             assertThat(phase(h, "a")).isEqualTo("Running");
@@ -205,7 +205,7 @@ class SimulatedClusterTest {
 
     @Test
     void jobRunsToComplete() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.JOBS, "default", job("ok", 2, "0"));
             List<StoredObject> pods = h.client().list(ResourceTypes.PODS, "default", "job-name=ok");
             assertThat(pods).hasSize(1);
@@ -224,7 +224,7 @@ class SimulatedClusterTest {
 
     @Test
     void jobFailsAfterBackoffLimitRetries() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.JOBS, "default", job("bad", 2, "1"));
             h.advance(Duration.ofSeconds(60));
             StoredObject j = h.client().get(ResourceTypes.JOBS, "default", "bad");
@@ -245,7 +245,7 @@ class SimulatedClusterTest {
 
     /** Runs a scenario and returns every store change as "TYPE Kind ns/name rv". */
     private static List<String> scenario() {
-        try (SimulationHarness h = new SimulationHarness()) {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             List<String> stream = Collections.synchronizedList(new ArrayList<>());
             ObjectStore.Subscription sub = h.registry().store().watch(null, 0, e -> stream.add(e.type() + " "
                     + e.object().type().kind() + " " + e.object().namespace() + "/" + e.object().name() + " "

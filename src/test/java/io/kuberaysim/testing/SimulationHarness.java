@@ -13,12 +13,12 @@ import java.time.Duration;
 
 /**
  * A whole simulated control plane for plain JUnit tests (no Spring): registry, garbage collector,
- * namespace lifecycle, a started {@link ControllerManager} and (unless {@link #bare()}) the simulated
- * cluster (nodes, scheduler, kubelet, Job controller), all on one {@link VirtualClock}. Pods start 2 s
+ * namespace lifecycle, a started {@link ControllerManager} and (with {@link #withSimulatedCluster()}) the
+ * simulated cluster (nodes, scheduler, kubelet, Job controller), all on one {@link VirtualClock}. Pods start 2 s
  * (virtual) after they are scheduled; see {@link SimulationSettings} for the per-pod annotations.
  *
  * <pre>{@code
- * try (SimulationHarness h = new SimulationHarness()) {
+ * try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
  *     h.manager().controller("raycluster").forType(RAYCLUSTERS).owns(PODS).complete(myReconciler);
  *     h.create(RAYCLUSTERS, "default", yaml);
  *     h.settle();                          // everything due now has run
@@ -32,9 +32,12 @@ public final class SimulationHarness implements AutoCloseable {
     private final ControllerManager manager = new ControllerManager(cluster.registry, cluster.clock, 1);
     private final SimulatedCluster simulated;
 
-    /** A started control plane with the default simulated cluster (4 nodes, scheduler, kubelet, Job controller). */
+    /**
+     * A started control plane without the simulated cluster (no nodes, scheduler, kubelet or Job controller):
+     * tests that fake pod status themselves need this, since a kubelet would fight their writes.
+     */
     public SimulationHarness() {
-        this(SimulationSettings.defaults());
+        this(null);
     }
 
     /** A started control plane with a simulated cluster built from {@code settings}; null = no simulated cluster. */
@@ -47,7 +50,12 @@ public final class SimulationHarness implements AutoCloseable {
         settle();
     }
 
-    /** Only the API machinery and the manager: no nodes, no scheduler, kubelet or Job controller. */
+    /** A started control plane with the default simulated cluster: 4 nodes, scheduler, kubelet, Job controller. */
+    public static SimulationHarness withSimulatedCluster() {
+        return new SimulationHarness(SimulationSettings.defaults());
+    }
+
+    /** Same as {@link #SimulationHarness()}. */
     public static SimulationHarness bare() {
         return new SimulationHarness(null);
     }
