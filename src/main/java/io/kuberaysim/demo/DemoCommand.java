@@ -30,9 +30,9 @@ public final class DemoCommand {
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
-                .properties("kuberay-sim.clock=virtual", "kuberay-sim.virtual-speed=0",
-                        "kuberay-sim.controllers=true", "logging.level.root=WARN", "springdoc.api-docs.enabled=false")
-                .run()) {
+                // command-line form so these win over application.properties (whose clock is wall)
+                .run("--kuberay-sim.clock=virtual", "--kuberay-sim.virtual-speed=0", "--kuberay-sim.controllers=true",
+                        "--logging.level.root=WARN", "--springdoc.api-docs.enabled=false")) {
             VirtualClock clock = (VirtualClock) ctx.getBean(Clock.class);
             ObjectStore store = ctx.getBean(ObjectStore.class);
             clock.awaitIdle();

@@ -49,7 +49,14 @@ public final class DemoScenario {
             m.put("job_status", jobStatus);
             m.put("job_cluster_deleted", jobClusterDeleted);
             m.put("elapsed_time", elapsedTime);
-            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(m);
+            StringBuilder sb = new StringBuilder("{\n");
+            int i = 0;
+            for (Map.Entry<String, Object> e : m.entrySet()) {
+                sb.append("  ").append(Json.MAPPER.writeValueAsString(e.getKey())).append(": ")
+                        .append(Json.MAPPER.writeValueAsString(e.getValue()))
+                        .append(++i < m.size() ? ",\n" : "\n");
+            }
+            return sb.append('}').toString();
         }
     }
 

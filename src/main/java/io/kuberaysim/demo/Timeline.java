@@ -20,7 +20,8 @@ import java.util.Set;
 /**
  * Turns store events into the seed's timeline lines ({@code [   2.0s] updated RayCluster x status ready=2/2
  * state=ready}): creations and deletions of the objects the operator manages, and RayCluster/RayJob status
- * changes a user would notice. Pod status churn and core Events are left out, as in the seed.
+ * changes a user would notice, made by the control plane (the scenario's own writes are its input). Pod
+ * status churn and core Events are left out, as in the seed.
  */
 public final class Timeline implements AutoCloseable {
     private static final Set<ResourceType> SHOWN = Set.of(ResourceTypes.PODS, ResourceTypes.SERVICES,
@@ -44,7 +45,8 @@ public final class Timeline implements AutoCloseable {
 
     private synchronized void onEvent(WatchEvent e) {
         StoredObject o = e.object();
-        if (!SHOWN.contains(o.type())) {
+        // only what the control plane did: the scenario's own writes (made off the loop) are the input
+        if (!SHOWN.contains(o.type()) || !clock.inLoop()) {
             return;
         }
         String line = describe(e);
@@ -74,7 +76,8 @@ public final class Timeline implements AutoCloseable {
         if (o.type().equals(ResourceTypes.SERVICES) && o.name().endsWith("-serve-svc")) {
             return "serve ";
         }
-        if (o.type().equals(ResourceTypes.JOBS) && "RayJob".equals(o.labels().get("ray.io/originated-from-crd"))) {
+        if ((o.type().equals(ResourceTypes.JOBS) || o.type().equals(ResourceTypes.PODS))
+                && "RayJob".equals(o.labels().get("ray.io/originated-from-crd"))) {
             return "submitter ";
         }
         return "";

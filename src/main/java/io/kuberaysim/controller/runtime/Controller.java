@@ -143,12 +143,18 @@ public final class Controller {
             return;
         }
         if (onLoop) {
-            // One request per loop task, so other loop work (events, timers) interleaves in FIFO order.
-            Request request = queue.poll();
-            if (request == null) {
-                return;
+            // Every request queued when the drain starts is handled in this task: changes that happened at
+            // one instant (e.g. several pods becoming ready) are all written before other controllers react,
+            // as they would be on a cluster where the informers deliver them together. Requests added
+            // meanwhile wait for the next drain, so the loop stays fair.
+            int batch = queue.len();
+            for (int i = 0; i < batch; i++) {
+                Request request = queue.poll();
+                if (request == null) {
+                    break;
+                }
+                process(request);
             }
-            process(request);
             if (queue.len() > 0) {
                 scheduleDrain();
             }

@@ -150,10 +150,10 @@ public final class VirtualClock implements Clock, AutoCloseable {
     }
 
     /**
-     * Moves virtual time forward by {@code d}: runs everything due now to quiescence, then fires each
-     * timer due no later than the target in (time, scheduling order), setting {@link #now()} to the
-     * timer's time and running it and everything it causes to quiescence; finally sets the time to the
-     * target. Blocks until done.
+     * Moves virtual time forward by {@code d}: runs everything due now to quiescence, then, instant by
+     * instant up to the target, sets {@link #now()} to the instant, fires the timers due then in scheduling
+     * order and runs everything they cause to quiescence; finally sets the time to the target. Blocks
+     * until done.
      *
      * @return the new current time
      * @throws IllegalStateException when called from the control-loop thread (it would wait for itself)
@@ -191,18 +191,24 @@ public final class VirtualClock implements Clock, AutoCloseable {
         }
     }
 
-    /** Pops the earliest timer due at or before {@code target}, moves time to it and queues it. */
+    /**
+     * Pops every timer due at the earliest instant at or before {@code target}, moves time to it and queues
+     * them in scheduling order. Timers of one instant all fire before the work they cause, as simultaneous
+     * changes reach informers together on a real cluster (a reconcile then sees both pods ready at once).
+     */
     private boolean fireNextTimerUpTo(Instant target) {
         lock.lock();
         try {
             if (closed || timers.isEmpty() || timers.first().due().isAfter(target)) {
                 return false;
             }
-            Timer timer = timers.pollFirst();
-            if (timer.due().isAfter(now)) {
-                now = timer.due();
+            Instant due = timers.first().due();
+            if (due.isAfter(now)) {
+                now = due;
             }
-            ready.addLast(timer.task());
+            while (!timers.isEmpty() && timers.first().due().equals(due)) {
+                ready.addLast(timers.pollFirst().task());
+            }
             workAvailable.signal();
             return true;
         } finally {

@@ -94,7 +94,7 @@ class VirtualClockTest {
     }
 
     @Test
-    @DisplayName("work a timer causes runs to quiescence before the next timer fires")
+    @DisplayName("timers of one instant fire together, then what they cause runs to quiescence before the next instant")
     void timerConsequencesRunBeforeNextTimer() {
         clock.schedule(Duration.ofSeconds(1), () -> {
             mark("a");
@@ -109,7 +109,7 @@ class VirtualClockTest {
 
         clock.advance(Duration.ofSeconds(2));
 
-        assertThat(trace).containsExactly("a@1000", "a-followup@1000", "a-followup-2@1000", "b@1000", "a-timer@1500");
+        assertThat(trace).containsExactly("a@1000", "b@1000", "a-followup@1000", "a-followup-2@1000", "a-timer@1500");
         assertThat(clock.pendingTimers()).isEqualTo(1);
     }
 
