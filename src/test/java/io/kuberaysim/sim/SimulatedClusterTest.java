@@ -258,6 +258,8 @@ class SimulatedClusterTest {
             }
             h.advance(Duration.ofSeconds(20));
             h.client().delete(ResourceTypes.PODS, "default", "p1");
+            // inputs from the test thread are ordered against the loop only when it is idle between them
+            h.settle();
             h.client().delete(ResourceTypes.NODES, null, "sim-node-3");
             h.advance(Duration.ofSeconds(20));
             sub.close();
