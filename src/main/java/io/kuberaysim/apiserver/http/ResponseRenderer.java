@@ -1,33 +1,98 @@
 package io.kuberaysim.apiserver.http;
 
+import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.registry.ListResult;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.storage.WatchEvent;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
+import java.util.Locale;
 
-/** Renders read responses in the representation the client asked for. */
+/**
+ * Renders read responses in the representation the client asked for: the object or list as JSON, or a
+ * {@code meta.k8s.io/v1} Table when the Accept header asks for one ({@code kubectl get}); watches as a
+ * stream of one JSON event per line, with Table rows as objects for a Table watch.
+ */
 @Component
 class ResponseRenderer {
+    private final TableConverter tables;
+    private final WatchStreams watches;
+
+    ResponseRenderer(TableConverter tables, WatchStreams watches) {
+        this.tables = tables;
+        this.watches = watches;
+    }
 
     ResponseEntity<byte[]> object(StoredObject o, HttpServletRequest req) {
         checkAcceptable(req);
+        if (wantsTable(req)) {
+            return ResourceHandler.json(HttpStatus.OK,
+                    Json.MAPPER.writeValueAsBytes(tables.single(o, includeObject(req), true)), List.of());
+        }
         return ResourceHandler.json(HttpStatus.OK, o.json(), List.of());
     }
 
     ResponseEntity<byte[]> list(ResourceType type, ListResult result, HttpServletRequest req) {
         checkAcceptable(req);
+        if (wantsTable(req)) {
+            return ResourceHandler.json(HttpStatus.OK, Json.MAPPER.writeValueAsBytes(tables.list(type,
+                    result.items(), result.resourceVersion(), result.continueToken(), result.remainingItemCount(),
+                    includeObject(req), true)), List.of());
+        }
         return ResourceHandler.json(HttpStatus.OK, ListEncoder.encode(type, result), List.of());
     }
 
     Object watch(ResourceType type, String namespace, ListOptions options, HttpServletRequest req) {
-        throw ApiException.methodNotSupported(type, "watch");
+        checkAcceptable(req);
+        if (wantsTable(req)) {
+            TableConverter.IncludeObject include = includeObject(req);
+            return watches.open(type, namespace, options, event -> WatchEvent.encode(event.type(),
+                    Json.MAPPER.writeValueAsBytes(tables.single(event.object(), include, true))));
+        }
+        return watches.open(type, namespace, options, null);
+    }
+
+    /** True when the client's most preferred representation we serve is a Table. */
+    static boolean wantsTable(HttpServletRequest req) {
+        String accept = req.getHeader("Accept");
+        if (accept == null) {
+            return false;
+        }
+        for (String part : accept.split(",")) {
+            String lower = part.toLowerCase(Locale.ROOT).replace(" ", "");
+            String base = RequestBodies.baseType(part);
+            if (!lower.contains("as=")) {
+                if (base.equals("application/json") || base.equals("*/*") || base.equals("application/*")
+                        || base.equals("application/yaml") || base.equals("application/vnd.kubernetes.protobuf")) {
+                    return false;
+                }
+                continue;
+            }
+            if (base.equals("application/json") && lower.contains("as=table") && lower.contains("g=meta.k8s.io")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static TableConverter.IncludeObject includeObject(HttpServletRequest req) {
+        String v = req.getParameter("includeObject");
+        if (v == null || v.isEmpty() || v.equals("Metadata")) {
+            return TableConverter.IncludeObject.METADATA;
+        }
+        return switch (v) {
+            case "Object" -> TableConverter.IncludeObject.OBJECT;
+            case "None" -> TableConverter.IncludeObject.NONE;
+            default -> throw ApiException.badRequest("includeObject: Unsupported value: \"" + v
+                    + "\": supported values: \"Metadata\", \"None\", \"Object\"");
+        };
     }
 
     /** JSON is what this server speaks; a client that accepts nothing compatible gets 406. */

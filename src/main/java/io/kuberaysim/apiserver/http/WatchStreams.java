@@ -1,0 +1,91 @@
+package io.kuberaysim.apiserver.http;
+
+import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.ListOptions;
+import io.kuberaysim.apiserver.storage.ObjectStore;
+import io.kuberaysim.apiserver.storage.WatchEvent;
+import org.springframework.stereotype.Component;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Opens HTTP watches. A few shared threads write every watcher's queued events and run the connection timers
+ * (timeoutSeconds, bookmarks): watch timeouts are connection lifetimes in wall time, not simulated time.
+ */
+@Component
+class WatchStreams implements AutoCloseable {
+    /** How often a watcher that allowed bookmarks gets one. */
+    static final Duration BOOKMARK_INTERVAL = Duration.ofSeconds(60);
+
+    private final GenericRegistry registry;
+    private final ScheduledExecutorService executor;
+
+    WatchStreams(GenericRegistry registry) {
+        this.registry = registry;
+        AtomicInteger n = new AtomicInteger();
+        this.executor = Executors.newScheduledThreadPool(3, r -> {
+            Thread t = new Thread(r, "watch-writer-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts a watch and returns its streaming body.
+     *
+     * @param encoder wire line of an event, or {@code null} for the shared JSON line
+     * @throws ApiException for a bad request (selectors, resourceVersion syntax); a too-old resourceVersion is
+     *                      answered in the stream as an ERROR event instead, as kube-apiserver does
+     */
+    ResponseBodyEmitter open(ResourceType type, String namespace, ListOptions options,
+                             Function<WatchEvent, byte[]> encoder) {
+        WatchStream stream = new WatchStream(type, executor, encoder == null ? WatchStream::sharedLine : encoder);
+        stream.startFrom(startRevision(options));
+        try {
+            ObjectStore.Subscription s = registry.reader().watch(type, namespace, options, stream);
+            stream.attach(s);
+        } catch (ApiException e) {
+            if (e.code() != 410) {
+                throw e;
+            }
+            stream.fail(e);
+            return stream.emitter();
+        }
+        if (options.timeoutSeconds() != null && options.timeoutSeconds() > 0) {
+            ScheduledFuture<?> f = executor.schedule(stream::end, options.timeoutSeconds(), TimeUnit.SECONDS);
+            stream.onClose(() -> f.cancel(false));
+        }
+        if (options.allowWatchBookmarks()) {
+            long every = BOOKMARK_INTERVAL.toMillis();
+            ScheduledFuture<?> f = executor.scheduleAtFixedRate(stream::bookmark, every, every, TimeUnit.MILLISECONDS);
+            stream.onClose(() -> f.cancel(false));
+        }
+        return stream.emitter();
+    }
+
+    private long startRevision(ListOptions options) {
+        String rv = options.resourceVersion();
+        if (rv != null && !rv.isEmpty() && !rv.equals("0")) {
+            try {
+                return Long.parseLong(rv);
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return registry.store().revision();
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}
