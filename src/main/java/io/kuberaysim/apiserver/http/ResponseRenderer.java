@@ -51,6 +51,12 @@ class ResponseRenderer {
 
     Object watch(ResourceType type, String namespace, ListOptions options, HttpServletRequest req) {
         checkAcceptable(req);
+        if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
+            // fabric8 tries a WebSocket upgrade first and falls back to a plain HTTP watch when the handshake is
+            // answered 200; its WebSocket client reads that answer to the end, so it must end rather than stream
+            options = new ListOptions(options.labelSelector(), options.fieldSelector(), options.limit(),
+                    options.continueToken(), options.resourceVersion(), -1L, false, options.sendInitialEvents());
+        }
         if (wantsTable(req)) {
             TableConverter.IncludeObject include = includeObject(req);
             return watches.open(type, namespace, options, event -> WatchEvent.encode(event.type(),

@@ -13,6 +13,7 @@ import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
@@ -55,6 +56,12 @@ class StatusErrorAdvice {
     @ExceptionHandler(JacksonException.class)
     ResponseEntity<byte[]> decoding(JacksonException e) {
         return body(ApiException.badRequest("the request could not be decoded: " + e.getOriginalMessage()));
+    }
+
+    /** A watcher's client went away: nothing can be answered and nothing is wrong. */
+    @ExceptionHandler(AsyncRequestNotUsableException.class)
+    void disconnected(AsyncRequestNotUsableException e, HttpServletRequest req) {
+        log.debug("client left {} {}: {}", req.getMethod(), req.getRequestURI(), e.getMessage());
     }
 
     @ExceptionHandler(Exception.class)

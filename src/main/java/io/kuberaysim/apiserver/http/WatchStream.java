@@ -38,9 +38,12 @@ final class WatchStream implements WatchSink {
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicInteger wip = new AtomicInteger();
     private volatile boolean overflowed;
+    private volatile String expiredMessage;
     private volatile boolean ending;
     private volatile boolean closed;
     private volatile long lastResourceVersion;
+    /** Touched only by the (serialized) drain. */
+    private boolean headersSent;
     private volatile ObjectStore.Subscription subscription;
     private final java.util.List<Runnable> onClose = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -89,6 +92,8 @@ final class WatchStream implements WatchSink {
             lastResourceVersion = event.resourceVersion();
         }
         if (queued.incrementAndGet() > MAX_QUEUED) {
+            expiredMessage = "watch of " + type.groupResource() + " fell more than " + MAX_QUEUED
+                    + " events behind";
             overflowed = true;
             kick();
             return;
@@ -116,9 +121,24 @@ final class WatchStream implements WatchSink {
         end();
     }
 
+    /**
+     * Drops the watcher as kube-apiserver drops one its watch cache cannot serve: queued events are discarded,
+     * a 410 Expired ERROR event is sent and the stream ends; the client relists.
+     */
+    void expire(String message) {
+        expiredMessage = message;
+        overflowed = true;
+        kick();
+    }
+
     /** Ends the body cleanly once the queued events are written. */
     void end() {
         ending = true;
+        kick();
+    }
+
+    /** Starts writing: the response headers go out even before the first event. */
+    void start() {
         kick();
     }
 
@@ -158,19 +178,26 @@ final class WatchStream implements WatchSink {
                     if (overflowed) {
                         queue.clear();
                         send(WatchEvent.encode(WatchEvent.Type.ERROR, Json.MAPPER.writeValueAsBytes(
-                                StatusBodies.failure(ApiException.expired("watch of " + type.groupResource()
-                                        + " fell more than " + MAX_QUEUED + " events behind")))));
+                                StatusBodies.failure(ApiException.expired(expiredMessage)))));
                         complete();
                     } else {
                         writeQueued();
+                        if (!headersSent) {
+                            // commit the 200 and its headers now: clients wait for them before reading events
+                            send(new byte[0]);
+                        }
                         if (ending && queue.isEmpty()) {
                             complete();
                         }
                     }
                 } catch (IOException | IllegalStateException e) {
-                    // the client went away: stop watching
+                    // the client went away: stop watching (not an error worth reporting)
                     closed = true;
-                    emitter.completeWithError(e);
+                    try {
+                        emitter.complete();
+                    } catch (RuntimeException ignored) {
+                        // the response is already unusable
+                    }
                     release();
                 }
             }
@@ -200,6 +227,7 @@ final class WatchStream implements WatchSink {
 
     private void send(byte[] bytes) throws IOException {
         emitter.send(bytes, MediaType.APPLICATION_JSON);
+        headersSent = true;
     }
 
     private void complete() {

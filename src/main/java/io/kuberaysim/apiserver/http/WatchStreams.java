@@ -10,6 +10,8 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -22,12 +24,13 @@ import java.util.function.Function;
  * (timeoutSeconds, bookmarks): watch timeouts are connection lifetimes in wall time, not simulated time.
  */
 @Component
-class WatchStreams implements AutoCloseable {
+public class WatchStreams implements AutoCloseable {
     /** How often a watcher that allowed bookmarks gets one. */
     static final Duration BOOKMARK_INTERVAL = Duration.ofSeconds(60);
 
     private final GenericRegistry registry;
     private final ScheduledExecutorService executor;
+    private final Set<WatchStream> active = ConcurrentHashMap.newKeySet();
 
     WatchStreams(GenericRegistry registry) {
         this.registry = registry;
@@ -42,6 +45,7 @@ class WatchStreams implements AutoCloseable {
     /**
      * Starts a watch and returns its streaming body.
      *
+     * @param options  the watch's options; a negative timeoutSeconds ends the stream after the initial events
      * @param encoder wire line of an event, or {@code null} for the shared JSON line
      * @throws ApiException for a bad request (selectors, resourceVersion syntax); a too-old resourceVersion is
      *                      answered in the stream as an ERROR event instead, as kube-apiserver does
@@ -50,6 +54,8 @@ class WatchStreams implements AutoCloseable {
                              Function<WatchEvent, byte[]> encoder) {
         WatchStream stream = new WatchStream(type, executor, encoder == null ? WatchStream::sharedLine : encoder);
         stream.startFrom(startRevision(options));
+        active.add(stream);
+        stream.onClose(() -> active.remove(stream));
         try {
             ObjectStore.Subscription s = registry.reader().watch(type, namespace, options, stream);
             stream.attach(s);
@@ -60,7 +66,10 @@ class WatchStreams implements AutoCloseable {
             stream.fail(e);
             return stream.emitter();
         }
-        if (options.timeoutSeconds() != null && options.timeoutSeconds() > 0) {
+        if (options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
+            // negative: end right after the initial events (the answer to a WebSocket upgrade attempt)
+            stream.end();
+        } else if (options.timeoutSeconds() != null && options.timeoutSeconds() > 0) {
             ScheduledFuture<?> f = executor.schedule(stream::end, options.timeoutSeconds(), TimeUnit.SECONDS);
             stream.onClose(() -> f.cancel(false));
         }
@@ -69,6 +78,7 @@ class WatchStreams implements AutoCloseable {
             ScheduledFuture<?> f = executor.scheduleAtFixedRate(stream::bookmark, every, every, TimeUnit.MILLISECONDS);
             stream.onClose(() -> f.cancel(false));
         }
+        stream.start();
         return stream.emitter();
     }
 
@@ -84,8 +94,33 @@ class WatchStreams implements AutoCloseable {
         return registry.store().revision();
     }
 
+    /** Open watches. */
+    public int activeCount() {
+        return active.size();
+    }
+
+    /**
+     * Cuts off every open watch with a 410 Expired ERROR event, as kube-apiserver does when its watch cache
+     * cannot serve them; clients relist and watch again. Used to check that clients recover.
+     */
+    public void expireAll(String message) {
+        for (WatchStream s : active) {
+            s.expire(message);
+        }
+    }
+
+    /** Ends every open watch cleanly so the web server can stop, then stops the writer threads. */
     @Override
     public void close() {
+        for (WatchStream s : active) {
+            s.end();
+        }
+        try {
+            executor.shutdown();
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         executor.shutdownNow();
     }
 }
