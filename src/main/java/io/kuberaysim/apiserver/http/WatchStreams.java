@@ -6,12 +6,14 @@ import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.WatchEvent;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -20,23 +22,33 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * Opens HTTP watches. A few shared threads write every watcher's queued events and run the connection timers
- * (timeoutSeconds, bookmarks): watch timeouts are connection lifetimes in wall time, not simulated time.
+ * Opens HTTP watches. Pooled threads write watchers' queued events only while there is something to write; one
+ * timer thread runs the connection timers (timeoutSeconds, bookmarks): watch timeouts are connection lifetimes
+ * in wall time, not simulated time.
  */
 @Component
-public class WatchStreams implements AutoCloseable {
+public class WatchStreams implements SmartLifecycle, AutoCloseable {
     /** How often a watcher that allowed bookmarks gets one. */
     static final Duration BOOKMARK_INTERVAL = Duration.ofSeconds(60);
 
     private final GenericRegistry registry;
-    private final ScheduledExecutorService executor;
+    private final ExecutorService writers;
+    private final ScheduledExecutorService timers;
     private final Set<WatchStream> active = ConcurrentHashMap.newKeySet();
+    private volatile boolean running;
 
     WatchStreams(GenericRegistry registry) {
         this.registry = registry;
         AtomicInteger n = new AtomicInteger();
-        this.executor = Executors.newScheduledThreadPool(3, r -> {
+        // writers: a thread exists only while some watcher has events to write, so idle watchers hold none,
+        // and a client that reads slowly (a blocking socket write) cannot stall the others
+        this.writers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "watch-writer-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "watch-timers");
             t.setDaemon(true);
             return t;
         });
@@ -46,13 +58,14 @@ public class WatchStreams implements AutoCloseable {
      * Starts a watch and returns its streaming body.
      *
      * @param options  the watch's options; a negative timeoutSeconds ends the stream after the initial events
+     *                 (so does a server that is shutting down)
      * @param encoder wire line of an event, or {@code null} for the shared JSON line
      * @throws ApiException for a bad request (selectors, resourceVersion syntax); a too-old resourceVersion is
      *                      answered in the stream as an ERROR event instead, as kube-apiserver does
      */
     ResponseBodyEmitter open(ResourceType type, String namespace, ListOptions options,
                              Function<WatchEvent, byte[]> encoder) {
-        WatchStream stream = new WatchStream(type, executor, encoder == null ? WatchStream::sharedLine : encoder);
+        WatchStream stream = new WatchStream(type, writers, encoder == null ? WatchStream::sharedLine : encoder);
         stream.startFrom(startRevision(options));
         active.add(stream);
         stream.onClose(() -> active.remove(stream));
@@ -66,16 +79,16 @@ public class WatchStreams implements AutoCloseable {
             stream.fail(e);
             return stream.emitter();
         }
-        if (options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
+        if (!running || options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
             // negative: end right after the initial events (the answer to a WebSocket upgrade attempt)
             stream.end();
         } else if (options.timeoutSeconds() != null && options.timeoutSeconds() > 0) {
-            ScheduledFuture<?> f = executor.schedule(stream::end, options.timeoutSeconds(), TimeUnit.SECONDS);
+            ScheduledFuture<?> f = timers.schedule(stream::end, options.timeoutSeconds(), TimeUnit.SECONDS);
             stream.onClose(() -> f.cancel(false));
         }
         if (options.allowWatchBookmarks()) {
             long every = BOOKMARK_INTERVAL.toMillis();
-            ScheduledFuture<?> f = executor.scheduleAtFixedRate(stream::bookmark, every, every, TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> f = timers.scheduleAtFixedRate(stream::bookmark, every, every, TimeUnit.MILLISECONDS);
             stream.onClose(() -> f.cancel(false));
         }
         stream.start();
@@ -109,18 +122,39 @@ public class WatchStreams implements AutoCloseable {
         }
     }
 
-    /** Ends every open watch cleanly so the web server can stop, then stops the writer threads. */
     @Override
-    public void close() {
+    public void start() {
+        running = true;
+    }
+
+    /**
+     * Ends every open watch cleanly. Runs in the first shutdown phase, before the web server's graceful shutdown,
+     * which would otherwise wait for these never-ending requests; clients reconnect elsewhere or see the end.
+     */
+    @Override
+    public void stop() {
+        running = false;
         for (WatchStream s : active) {
             s.end();
         }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops the writer and timer threads. */
+    @Override
+    public void close() {
+        stop();
+        timers.shutdownNow();
         try {
-            executor.shutdown();
-            executor.awaitTermination(2, TimeUnit.SECONDS);
+            writers.shutdown();
+            writers.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        executor.shutdownNow();
+        writers.shutdownNow();
     }
 }

@@ -94,6 +94,18 @@ class WatchHttpTest {
         for (int i = 0; i < watchers; i++) {
             open.add(watch(CM + "?watch=true&resourceVersion=" + start + "&labelSelector=app%3Dwatch-test", null));
         }
+        int expected = writers * perWriter * 2;
+        List<CompletableFuture<List<JsonNode>>> received = new ArrayList<>();
+        ExecutorService readers = Executors.newFixedThreadPool(watchers);
+        for (OpenWatch w : open) {
+            received.add(CompletableFuture.supplyAsync(() -> {
+                List<JsonNode> events = new ArrayList<>();
+                while (events.size() < expected) {
+                    events.add(w.next());
+                }
+                return events;
+            }, readers));
+        }
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         List<Future<?>> done = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
@@ -111,17 +123,6 @@ class WatchHttpTest {
             f.get(60, TimeUnit.SECONDS);
         }
         pool.shutdown();
-        int expected = writers * perWriter * 2;
-        List<CompletableFuture<List<JsonNode>>> received = new ArrayList<>();
-        for (OpenWatch w : open) {
-            received.add(CompletableFuture.supplyAsync(() -> {
-                List<JsonNode> events = new ArrayList<>();
-                while (events.size() < expected) {
-                    events.add(w.next());
-                }
-                return events;
-            }));
-        }
         for (int i = 0; i < watchers; i++) {
             List<JsonNode> events = received.get(i).get(60, TimeUnit.SECONDS);
             long last = start;
@@ -137,6 +138,7 @@ class WatchHttpTest {
             assertThat(events).filteredOn(e -> e.get("type").asString().equals("MODIFIED")).hasSize(expected / 2);
             open.get(i).close();
         }
+        readers.shutdown();
     }
 
     @Test
