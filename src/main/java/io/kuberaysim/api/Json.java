@@ -1,13 +1,28 @@
 package io.kuberaysim.api;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** The one JSON and YAML mapper the core uses, so every object is encoded the same way everywhere. */
 public final class Json {
-    public static final JsonMapper MAPPER = JsonMapper.builder().build();
+    /** Kubernetes times (metav1.Time) are RFC 3339 with second precision, e.g. {@code 2026-11-29T22:44:47Z}. */
+    public static final JsonMapper MAPPER = JsonMapper.builder()
+            .addModule(new SimpleModule("kubernetes-time").addSerializer(Instant.class, new ValueSerializer<>() {
+                @Override
+                public void serialize(Instant value, JsonGenerator gen, SerializationContext ctxt) {
+                    gen.writeString(value.truncatedTo(ChronoUnit.SECONDS).toString());
+                }
+            }))
+            .build();
     public static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     private Json() {
