@@ -4,10 +4,16 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.cluster.RayClusterReconciler;
+import io.kuberaysim.controller.ray.cluster.SimulatedAutoscaler;
+import io.kuberaysim.controller.ray.job.RayJobController;
+import io.kuberaysim.controller.ray.service.RayServiceReconciler;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import io.kuberaysim.sim.SimulatedCluster;
 import io.kuberaysim.sim.SimulationSettings;
+import io.kuberaysim.sim.ray.RayDashboard;
+import io.kuberaysim.sim.ray.ServeApplications;
 
 import java.time.Duration;
 
@@ -26,11 +32,19 @@ import java.time.Duration;
  * }
  * }</pre>
  * Controllers may be registered before or after the manager started (it starts in the constructor).
+ * {@link #withOperator()} adds the KubeRay operator (RayCluster, RayJob, RayService controllers with the simulated
+ * autoscaler, dashboards, submitter and Serve API), registered through the same static methods as the Spring
+ * configuration classes.
  */
 public final class SimulationHarness implements AutoCloseable {
     private final TestCluster cluster = new TestCluster();
     private final ControllerManager manager = new ControllerManager(cluster.registry, cluster.clock, 1);
+    /** {@code kuberay-sim.seed}'s default: the names an operator harness generates match the application's. */
+    public static final long SEED = 42L;
+
     private final SimulatedCluster simulated;
+    private final RayDashboard dashboard;
+    private final ServeApplications serve;
 
     /**
      * A started control plane without the simulated cluster (no nodes, scheduler, kubelet or Job controller):
@@ -42,9 +56,25 @@ public final class SimulationHarness implements AutoCloseable {
 
     /** A started control plane with a simulated cluster built from {@code settings}; null = no simulated cluster. */
     public SimulationHarness(SimulationSettings settings) {
+        this(settings, false);
+    }
+
+    private SimulationHarness(SimulationSettings settings, boolean operator) {
         simulated = settings == null ? null : new SimulatedCluster(manager, settings);
         if (simulated != null) {
             simulated.start();
+        }
+        if (operator) {
+            // the same registrations, in the same order, as config/Ray*ControllerConfiguration (before start)
+            RayClusterReconciler.register(manager, RayClusterReconciler.DEFAULT_STEADY_REQUEUE);
+            SimulatedAutoscaler.register(manager);
+            dashboard = RayJobController.dashboard(manager);
+            RayJobController.register(manager, dashboard, SEED);
+            serve = new ServeApplications(manager.clock());
+            RayServiceReconciler.register(manager, serve, SEED);
+        } else {
+            dashboard = null;
+            serve = null;
         }
         manager.start();
         settle();
@@ -53,6 +83,20 @@ public final class SimulationHarness implements AutoCloseable {
     /** A started control plane with the default simulated cluster: 4 nodes, scheduler, kubelet, Job controller. */
     public static SimulationHarness withSimulatedCluster() {
         return new SimulationHarness(SimulationSettings.defaults());
+    }
+
+    /**
+     * The default simulated cluster plus the whole KubeRay operator, as the application runs it: RayCluster
+     * controller and simulated autoscaler, RayJob controller with the simulated dashboards and submitter, RayService
+     * controller with the simulated Serve API.
+     */
+    public static SimulationHarness withOperator() {
+        return withOperator(SimulationSettings.defaults());
+    }
+
+    /** {@link #withOperator()} on a simulated cluster built from {@code settings}. */
+    public static SimulationHarness withOperator(SimulationSettings settings) {
+        return new SimulationHarness(settings, true);
     }
 
     /** Same as {@link #SimulationHarness()}. */
@@ -66,6 +110,16 @@ public final class SimulationHarness implements AutoCloseable {
 
     public ControllerManager manager() {
         return manager;
+    }
+
+    /** The simulated Ray dashboards of {@link #withOperator()}; null otherwise. */
+    public RayDashboard dashboard() {
+        return dashboard;
+    }
+
+    /** The simulated Ray Serve API of {@link #withOperator()}; null otherwise. */
+    public ServeApplications serve() {
+        return serve;
     }
 
     public VirtualClock clock() {
