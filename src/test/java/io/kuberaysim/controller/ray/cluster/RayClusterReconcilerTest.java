@@ -71,9 +71,8 @@ class RayClusterReconcilerTest {
 
     @BeforeEach
     void setUp() {
-        h = new SimulationHarness();
+        h = SimulationHarness.withSimulatedCluster();
         client = h.client();
-        new TestKubelet(h.manager(), 16);
         RayClusterReconciler.register(h.manager(), RayClusterReconciler.DEFAULT_STEADY_REQUEUE);
         SimulatedAutoscaler.register(h.manager());
         h.manager().informer(ResourceTypes.RAYCLUSTERS).addHandler(new io.kuberaysim.controller.runtime.cache.InformerHandler() {

@@ -92,9 +92,9 @@ class SeedDemoRayClusterHttpTest {
     @Test
     void seedDemoClusterBecomesReadyWithOneHeadAndTwoWorkers() throws Exception {
         VirtualClock virtual = (VirtualClock) clock;
-        if (manager.controllers().stream().noneMatch(c -> c.name().contains("kubelet"))) {
-            new TestKubelet(manager, 16); // until the simulated kubelet is part of the application
-        }
+        // the application's own simulated cluster runs the pods: exactly one kubelet and one scheduler
+        assertThat(manager.controllers()).filteredOn(c -> c.name().contains("kubelet")).hasSize(1);
+        assertThat(manager.controllers()).filteredOn(c -> c.name().contains("scheduler")).hasSize(1);
         HttpResponse<String> created = send("POST", "/apis/ray.io/v1/namespaces/default/rayclusters",
                 "application/yaml", MANIFEST);
         assertThat(created.statusCode()).isEqualTo(201);
@@ -114,10 +114,15 @@ class SeedDemoRayClusterHttpTest {
         assertThat(s.path("desiredTPU").asString()).isEqualTo("0");
         assertThat(s.path("head").path("podIP").asString()).isNotEmpty();
         assertThat(s.path("head").path("serviceIP").asString()).isEqualTo(s.path("head").path("podIP").asString());
+        assertThat(s.path("readyWorkerReplicas").asInt()).isEqualTo(2);
 
         JsonNode pods = Json.MAPPER.readTree(send("GET",
                 "/api/v1/namespaces/default/pods?labelSelector=ray.io/cluster%3Ddemo-raycluster", null, null).body());
         assertThat(pods.path("items").size()).isEqualTo(3);
+        assertThat(pods.path("items")).allSatisfy(p -> {
+            assertThat(p.path("spec").path("nodeName").asString()).startsWith("sim-node-");
+            assertThat(p.path("status").path("phase").asString()).isEqualTo("Running");
+        });
         assertThat(java.util.stream.StreamSupport.stream(pods.path("items").spliterator(), false).map(p -> p.path("metadata").path("name").asString()))
                 .containsExactlyInAnyOrder("demo-raycluster-head", "demo-raycluster-worker-small-wg-0",
                         "demo-raycluster-worker-small-wg-1");
