@@ -6,7 +6,6 @@ import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobStatus;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
-import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.sim.ray.RayDashboard;
 import io.kuberaysim.testing.SimulationHarness;
 import io.kuberaysim.testing.TestCluster;
@@ -21,20 +20,13 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The RayJob state machine against stand-ins for the RayCluster controller and the submitter (see
- * {@link FakeRayBackend}); the full stack is exercised in {@code RayJobEndToEndTest}.
+ * The RayJob state machine on the whole operator and simulated cluster with default timings: a RayCluster is ready
+ * 2 s after creation, the submitter Pod runs 2 s later, a Ray job runs 1 s (so K8sJobMode completes at +5 s).
+ * Timelines and cleanup are asserted in {@code e2e.RayJobEndToEndTest}.
  */
 class RayJobReconcilerTest {
-    private final SimulationHarness h = new SimulationHarness();
-    private final RayDashboard dashboard;
-
-    RayJobReconcilerTest() {
-        ControllerManager m = h.manager();
-        dashboard = RayJobController.dashboard(m);
-        RayJobController.register(m, dashboard, 42L);
-        FakeRayBackend.register(m, dashboard);
-        h.settle();
-    }
+    private final SimulationHarness h = SimulationHarness.withOperator();
+    private final RayDashboard dashboard = h.dashboard();
 
     @AfterEach
     void close() {
@@ -126,20 +118,21 @@ class RayJobReconcilerTest {
 
         h.advance(Duration.ofSeconds(2));
         st = status("demo");
-        assertThat(st.jobDeploymentStatus()).isIn("Running", "Complete");
+        assertThat(st.jobDeploymentStatus()).isEqualTo("Running");
         assertThat(st.dashboardURL()).isEqualTo(clusterName + "-head-svc.default.svc.cluster.local:8265");
         StoredObject submitter = h.client().get(ResourceTypes.JOBS, "default", "demo");
         assertThat(submitter).isNotNull();
         assertThat(Json.at(submitter.object(), "spec", "backoffLimit").asInt()).isEqualTo(2);
 
-        h.advance(Duration.ofSeconds(1));
+        // the submitter Pod starts 2 s after the cluster is ready, the Ray job runs 1 s
+        h.advance(Duration.ofSeconds(3));
         st = status("demo");
         assertThat(st.jobDeploymentStatus()).isEqualTo("Complete");
         assertThat(st.jobStatus()).isEqualTo("SUCCEEDED");
         assertThat(st.succeeded()).isEqualTo(1);
         assertThat(st.failed()).isZero();
         assertThat(st.startTime()).isEqualTo(h.clock().startTime());
-        assertThat(st.endTime()).isEqualTo(h.clock().startTime().plusSeconds(3));
+        assertThat(st.endTime()).isEqualTo(h.clock().startTime().plusSeconds(5));
         assertThat(st.rayJobInfo().startTime()).isNotNull();
         assertThat(cluster(clusterName)).isNull();
         assertThat(h.client().get(ResourceTypes.JOBS, "default", "demo")).isNotNull();
@@ -202,7 +195,7 @@ class RayJobReconcilerTest {
     @Test
     void ttlDelaysTheClusterDeletion() {
         create("ttl", null, "shutdownAfterJobFinishes: true\nttlSecondsAfterFinished: 10");
-        h.advance(Duration.ofSeconds(3));
+        h.advance(Duration.ofSeconds(5));
         RayJobStatus st = status("ttl");
         assertThat(st.jobDeploymentStatus()).isEqualTo("Complete");
         h.advance(Duration.ofSeconds(10));
@@ -355,11 +348,13 @@ class RayJobReconcilerTest {
                     condition: {jobStatus: SUCCEEDED, ttlSeconds: 0}
                   - policy: DeleteCluster
                     condition: {jobStatus: SUCCEEDED, ttlSeconds: 20}""");
-        h.advance(Duration.ofSeconds(4));
+        h.advance(Duration.ofSeconds(6)); // Complete at +5, workers deleted, 1 s to terminate
         String name = status("dw").rayClusterName();
         StoredObject rc = cluster(name);
         assertThat(rc).isNotNull();
         assertThat(Json.at(rc.object(), "spec", "workerGroupSpecs").get(0).get("suspend").asBoolean()).isTrue();
+        assertThat(h.client().list(ResourceTypes.PODS, "default", "ray.io/cluster=" + name + ",ray.io/node-type=worker"))
+                .isEmpty();
         assertThat(events("UpdatedRayCluster")).hasSize(1);
         h.advance(Duration.ofSeconds(18));
         assertThat(cluster(name)).isNotNull();
@@ -375,7 +370,7 @@ class RayJobReconcilerTest {
                   deletionRules:
                   - policy: DeleteSelf
                     condition: {jobStatus: SUCCEEDED, ttlSeconds: 5}""");
-        h.advance(Duration.ofSeconds(4));
+        h.advance(Duration.ofSeconds(5));
         assertThat(status("ds").jobDeploymentStatus()).isEqualTo("Complete");
         String name = status("ds").rayClusterName();
         h.advance(Duration.ofSeconds(10));
@@ -441,7 +436,7 @@ class RayJobReconcilerTest {
     @Test
     void deletingARunningRayJobStopsTheRayJobAndRemovesTheFinalizer() {
         create("del", RayDashboard.DURATION_ANNOTATION + ": \"100\"", "");
-        h.advance(Duration.ofSeconds(3));
+        h.advance(Duration.ofSeconds(4));
         RayJobStatus st = status("del");
         assertThat(st.jobStatus()).isEqualTo("RUNNING");
         var key = new RayDashboard.ClusterKey("default", st.rayClusterName());
@@ -460,10 +455,7 @@ class RayJobReconcilerTest {
     void twoRunsGiveTheSameNames() {
         create("same", null, "");
         RayJobStatus a = status("same");
-        try (SimulationHarness other = new SimulationHarness()) {
-            RayDashboard d2 = RayJobController.dashboard(other.manager());
-            RayJobController.register(other.manager(), d2, 42L);
-            other.settle();
+        try (SimulationHarness other = SimulationHarness.withOperator()) {
             other.create(ResourceTypes.RAYJOBS, "default", manifest("same", null, ""));
             RayJobStatus b = KubeClient.read(other.client().get(ResourceTypes.RAYJOBS, "default", "same").object(),
                     RayJob.class).status();

@@ -23,6 +23,11 @@ import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * The RayService state machine on the whole operator and simulated cluster (real RayCluster controller, scheduler
+ * and kubelet; simulated Serve API), on the virtual clock. Traffic safety over a whole upgrade is in
+ * {@code e2e.RayServiceEndToEndTest}.
+ */
 class RayServiceReconcilerTest {
 
     static final String NS = "default";
@@ -88,10 +93,8 @@ class RayServiceReconcilerTest {
 
     @BeforeEach
     void setUp() {
-        h = new SimulationHarness();
-        serve = new ServeApplications(h.clock());
-        FakeRayClusters.register(h.manager());
-        RayServiceReconciler.register(h.manager(), serve, 42L);
+        h = SimulationHarness.withOperator();
+        serve = h.serve();
         h.manager().informer(ResourceTypes.SERVICES).addHandler(new InformerHandler() {
             @Override
             public void onAdd(StoredObject o) {
