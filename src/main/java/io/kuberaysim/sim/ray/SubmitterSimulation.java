@@ -6,12 +6,14 @@ import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
+import io.kuberaysim.sim.SimulationSettings;
 import io.kuberaysim.sim.ray.RayDashboard.ClusterKey;
 import io.kuberaysim.sim.ray.RayDashboard.DashboardException;
 import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
@@ -47,10 +49,6 @@ import java.util.Optional;
 public final class SubmitterSimulation implements Reconciler {
     private static final Logger log = LoggerFactory.getLogger(SubmitterSimulation.class);
 
-    /** Label on submitter Pods (through the Job's template). */
-    public static final String ORIGINATED_FROM_CRD_LABEL = "ray.io/originated-from-crd";
-    /** Label naming the RayJob. */
-    public static final String ORIGINATED_FROM_CR_NAME_LABEL = "ray.io/originated-from-cr-name";
     private static final Duration WAIT_POLL = Duration.ofSeconds(2);
 
     private final KubeClient client;
@@ -70,13 +68,13 @@ public final class SubmitterSimulation implements Reconciler {
     public static Controller register(ControllerManager manager, RayDashboard dashboard) {
         SubmitterSimulation sim = new SubmitterSimulation(manager.client(), manager.clock(), dashboard);
         Controller controller = manager.controller("ray-job-submitter-sim")
-                .watches(ResourceTypes.PODS, pod -> RayJob.KIND.equals(pod.labels().get(ORIGINATED_FROM_CRD_LABEL))
+                .watches(ResourceTypes.PODS, pod -> RayJob.KIND.equals(pod.labels().get(RayLabels.ORIGINATED_FROM_CRD))
                         ? List.of(new Request(pod.namespace(), pod.name())) : List.of())
                 .complete(sim);
         var pods = manager.informer(ResourceTypes.PODS);
         dashboard.addListener((cluster, job) -> {
             if (job.status().terminal()) {
-                for (StoredObject pod : pods.list(cluster.namespace(), Map.of(ORIGINATED_FROM_CRD_LABEL, RayJob.KIND))) {
+                for (StoredObject pod : pods.list(cluster.namespace(), Map.of(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND))) {
                     controller.enqueue(new Request(pod.namespace(), pod.name()));
                 }
             }
@@ -87,7 +85,7 @@ public final class SubmitterSimulation implements Reconciler {
     @Override
     public Result reconcile(Request request) {
         StoredObject pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
-        if (pod == null || pod.isDeleting() || !RayJob.KIND.equals(pod.labels().get(ORIGINATED_FROM_CRD_LABEL))) {
+        if (pod == null || pod.isDeleting() || !RayJob.KIND.equals(pod.labels().get(RayLabels.ORIGINATED_FROM_CRD))) {
             return Result.done();
         }
         if (!"Running".equals(Json.text(pod.object(), "status", "phase")) || containerTerminated(pod)) {
@@ -97,7 +95,7 @@ public final class SubmitterSimulation implements Reconciler {
         String address = env(podSpec, "RAY_DASHBOARD_ADDRESS");
         String jobId = env(podSpec, "RAY_JOB_SUBMISSION_ID");
         StoredObject rayJob = client.get(ResourceTypes.RAYJOBS, pod.namespace(),
-                pod.labels().get(ORIGINATED_FROM_CR_NAME_LABEL));
+                pod.labels().get(RayLabels.ORIGINATED_FROM_CR_NAME));
         if (address == null && rayJob != null) {
             address = Json.text(rayJob.object(), "status", "dashboardURL");
         }
@@ -126,7 +124,7 @@ public final class SubmitterSimulation implements Reconciler {
                 String runtimeEnv = rj == null || rj.spec() == null ? null : runtimeEnvJson(rj.spec().runtimeEnvYAML());
                 job = Optional.of(dashboard.submit(key.get(), jobId, entrypoint, metadata, runtimeEnv));
             }
-            if (job.get().status().terminal() && !pod.metadata().path("annotations").has(RUN_SECONDS_ANNOTATION)) {
+            if (job.get().status().terminal() && !pod.metadata().path("annotations").has(SimulationSettings.RUN_SECONDS)) {
                 exit(pod, 0);
             }
         } catch (DashboardException e) {
@@ -168,11 +166,6 @@ public final class SubmitterSimulation implements Reconciler {
                 && Json.at(statuses.get(0), "state", "terminated") != null;
     }
 
-    /** Pod annotation the simulated kubelet reads: the container exits after this many seconds of running. */
-    public static final String RUN_SECONDS_ANNOTATION = "sim.kuberay.io/run-seconds";
-    /** Pod annotation the simulated kubelet reads: the exit code of that exit. */
-    public static final String EXIT_CODE_ANNOTATION = "sim.kuberay.io/exit-code";
-
     /**
      * Makes the container exit now with {@code exitCode}, through the kubelet: the Pod gets the run-seconds
      * annotation for the time it has been running (rounded up) and the exit code, and the kubelet writes the
@@ -189,8 +182,8 @@ public final class SubmitterSimulation implements Reconciler {
         }
         ObjectNode patch = Json.object();
         patch.putObject("metadata").putObject("annotations")
-                .put(RUN_SECONDS_ANNOTATION, Long.toString(runSeconds))
-                .put(EXIT_CODE_ANNOTATION, Integer.toString(exitCode));
+                .put(SimulationSettings.RUN_SECONDS, Long.toString(runSeconds))
+                .put(SimulationSettings.EXIT_CODE, Integer.toString(exitCode));
         client.patch(ResourceTypes.PODS, pod.namespace(), pod.name(), PatchType.MERGE, patch);
     }
 

@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray.job;
 
+import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.ClusterState;
@@ -59,22 +60,8 @@ public final class RayJobReconciler implements Reconciler {
 
     /** The RayJob finalizer. */
     public static final String FINALIZER = "ray.io/rayjob-finalizer";
-    /** clusterSelector key naming the existing cluster. */
-    public static final String CLUSTER_SELECTOR_KEY = "ray.io/cluster";
-    /** Label with the name of the custom resource that made an object. */
-    public static final String ORIGINATED_FROM_CR_NAME_LABEL = "ray.io/originated-from-cr-name";
-    /** Label with the kind of the custom resource that made an object. */
-    public static final String ORIGINATED_FROM_CRD_LABEL = "ray.io/originated-from-crd";
     /** Label with the submission mode of the RayJob that made a RayCluster. */
     public static final String JOB_SUBMISSION_MODE_LABEL = "ray.io/job-submission-mode";
-    /** Standard creator label. */
-    public static final String CREATED_BY_LABEL = "app.kubernetes.io/created-by";
-    /** Value of the creator label. */
-    public static final String CREATED_BY_VALUE = "kuberay-operator";
-    /** Annotation SidecarMode puts on its cluster. */
-    public static final String DISABLE_PROVISIONED_HEAD_RESTART = "ray.io/disable-provisioned-head-restart";
-    /** The managedBy value of this operator. */
-    public static final String KUBERAY_MANAGER = "ray.io/kuberay-operator";
     /** Event component. */
     public static final String COMPONENT = "rayjob-controller";
 
@@ -157,7 +144,7 @@ public final class RayJobReconciler implements Reconciler {
         }
         RayJob job = KubeClient.read(so.object(), RayJob.class);
         if (job.spec() != null && job.spec().managedBy() != null && !job.spec().managedBy().isEmpty()
-                && !KUBERAY_MANAGER.equals(job.spec().managedBy())) {
+                && !RayLabels.MANAGED_BY_KUBERAY.equals(job.spec().managedBy())) {
             return Result.done();
         }
         if (so.isDeleting()) {
@@ -216,7 +203,7 @@ public final class RayJobReconciler implements Reconciler {
             }
         }
         if (isEmpty(p.d.rayClusterName)) {
-            p.d.rayClusterName = p.selectorMode() ? p.spec.clusterSelector().get(CLUSTER_SELECTOR_KEY)
+            p.d.rayClusterName = p.selectorMode() ? p.spec.clusterSelector().get(RayLabels.CLUSTER)
                     : p.name() + "-" + rand5(random);
         }
         p.d.jobStatus = JobStatus.NEW;
@@ -728,8 +715,8 @@ public final class RayJobReconciler implements Reconciler {
         if (jobLabels != null && jobLabels.isObject()) {
             labels.setAll((ObjectNode) jobLabels.deepCopy());
         }
-        labels.put(ORIGINATED_FROM_CR_NAME_LABEL, p.name());
-        labels.put(ORIGINATED_FROM_CRD_LABEL, RayJob.KIND);
+        labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, p.name());
+        labels.put(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND);
         labels.put(JOB_SUBMISSION_MODE_LABEL, p.spec.submissionModeOrDefault().name());
         ObjectNode annotations = meta.putObject("annotations");
         JsonNode jobAnnotations = Json.at(p.so.object(), "metadata", "annotations");
@@ -737,7 +724,7 @@ public final class RayJobReconciler implements Reconciler {
             annotations.setAll((ObjectNode) jobAnnotations.deepCopy());
         }
         if (p.spec.submissionModeOrDefault() == JobSubmissionMode.SidecarMode) {
-            annotations.put(DISABLE_PROVISIONED_HEAD_RESTART, "true");
+            annotations.put(RayLabels.DISABLE_PROVISIONED_HEAD_RESTART, "true");
         }
         if (annotations.isEmpty()) {
             meta.remove("annotations");
@@ -793,7 +780,7 @@ public final class RayJobReconciler implements Reconciler {
         StoredObject existing = client.get(ResourceTypes.SERVICES, p.ns(), name);
         JsonNode selector = Json.at(headSvc.object(), "spec", "selector");
         if (existing != null) {
-            if (Objects.equals(Json.text(existing.object(), "spec", "selector", CLUSTER_SELECTOR_KEY), cluster.name())
+            if (Objects.equals(Json.text(existing.object(), "spec", "selector", RayLabels.CLUSTER), cluster.name())
                     || selector == null) {
                 return;
             }
@@ -810,8 +797,9 @@ public final class RayJobReconciler implements Reconciler {
         ObjectNode meta = svc.putObject("metadata");
         meta.put("name", name);
         meta.put("namespace", p.ns());
-        meta.putObject("labels").put(ORIGINATED_FROM_CR_NAME_LABEL, p.name())
-                .put(ORIGINATED_FROM_CRD_LABEL, RayJob.KIND).put(CREATED_BY_LABEL, CREATED_BY_VALUE);
+        meta.putObject("labels").put(RayLabels.ORIGINATED_FROM_CR_NAME, p.name())
+                .put(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND)
+                .put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);
         meta.set("ownerReferences", Json.MAPPER.createArrayNode().add(controllerRef(p.so)));
         ObjectNode spec = svc.putObject("spec");
         JsonNode src = headSvc.object().get("spec");

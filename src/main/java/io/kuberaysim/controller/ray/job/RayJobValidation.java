@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray.job;
 
+import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.DeletionPolicyType;
 import io.kuberaysim.api.ray.DeletionRule;
@@ -128,7 +129,7 @@ public final class RayJobValidation {
         JobSubmissionMode mode = spec.submissionModeOrDefault();
         int backoff = spec.backoffLimit() == null ? 0 : spec.backoffLimit();
         if (selectorMode) {
-            String cluster = spec.clusterSelector().get(RayJobReconciler.CLUSTER_SELECTOR_KEY);
+            String cluster = spec.clusterSelector().get(RayLabels.CLUSTER);
             if (cluster == null || cluster.isEmpty()) {
                 return "cluster name in ClusterSelector should not be empty";
             }

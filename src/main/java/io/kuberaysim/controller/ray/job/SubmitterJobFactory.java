@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray.job;
 
+import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobSpec;
@@ -51,7 +52,7 @@ public final class SubmitterJobFactory {
         meta.put("namespace", rayJob.namespace());
         ObjectNode labels = meta.putObject("labels");
         originLabels(labels, rayJob.name());
-        labels.put(RayJobReconciler.CREATED_BY_LABEL, RayJobReconciler.CREATED_BY_VALUE);
+        labels.put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);
         meta.set("ownerReferences", Json.MAPPER.createArrayNode().add(RayJobReconciler.controllerRef(rayJob)));
 
         ObjectNode jobSpec = job.putObject("spec");
@@ -90,7 +91,7 @@ public final class SubmitterJobFactory {
         ObjectNode meta = Json.child(template, "metadata");
         ObjectNode labels = Json.child(meta, "labels");
         originLabels(labels, rayJobName);
-        labels.put(RayJobReconciler.CREATED_BY_LABEL, RayJobReconciler.CREATED_BY_VALUE);
+        labels.put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);
         return template;
     }
 
@@ -170,8 +171,8 @@ public final class SubmitterJobFactory {
     }
 
     private static void originLabels(ObjectNode labels, String rayJobName) {
-        labels.put(RayJobReconciler.ORIGINATED_FROM_CR_NAME_LABEL, rayJobName);
-        labels.put(RayJobReconciler.ORIGINATED_FROM_CRD_LABEL, RayJob.KIND);
+        labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, rayJobName);
+        labels.put(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND);
     }
 
     /** Go's {@code strconv.Quote} for the ASCII text KubeRay puts on the command line. */

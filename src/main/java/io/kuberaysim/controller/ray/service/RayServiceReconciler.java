@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray.service;
 
+import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.AppStatus;
@@ -354,8 +355,8 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     private List<StoredObject> ownedClusters(StoredObject obj) {
-        String selector = ServiceKeys.ORIGINATED_FROM_CR_NAME + "=" + obj.name() + ","
-                + ServiceKeys.ORIGINATED_FROM_CRD + "=" + ServiceKeys.CRD;
+        String selector = RayLabels.ORIGINATED_FROM_CR_NAME + "=" + obj.name() + ","
+                + RayLabels.ORIGINATED_FROM_CRD + "=" + ServiceKeys.CRD;
         List<StoredObject> out = new ArrayList<>();
         for (StoredObject c : client.list(ResourceTypes.RAYCLUSTERS, obj.namespace(), selector)) {
             if (ownedBy(c, obj)) {
@@ -444,8 +445,8 @@ public final class RayServiceReconciler implements Reconciler {
         meta.put("namespace", obj.namespace());
         ObjectNode labels = meta.putObject("labels");
         obj.labels().forEach(labels::put);
-        labels.put(ServiceKeys.ORIGINATED_FROM_CR_NAME, obj.name());
-        labels.put(ServiceKeys.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
+        labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, obj.name());
+        labels.put(RayLabels.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
         ObjectNode ann = meta.putObject("annotations");
         JsonNode own = Json.at(obj.object(), "metadata", "annotations");
         if (own != null && own.isObject()) {
@@ -458,7 +459,7 @@ public final class RayServiceReconciler implements Reconciler {
         JsonNode config = Json.at(obj.object(), "spec", "rayClusterConfig");
         ann.put(ServiceKeys.HASH, ClusterSpecHash.of(config));
         ann.put(ServiceKeys.NUM_WORKER_GROUPS, Integer.toString(ClusterSpecHash.workerGroupCount(config)));
-        ann.put(ServiceKeys.KUBERAY_VERSION, ServiceKeys.OPERATOR_VERSION);
+        ann.put(RayLabels.KUBERAY_VERSION, RayLabels.OPERATOR_VERSION);
         meta.putArray("ownerReferences").add(RayServiceServices.ownerReference(obj));
         ObjectNode spec = config == null ? Json.object() : ((ObjectNode) config).deepCopy();
         setTemplateLabel(Json.at(spec, "headGroupSpec"), "false");
@@ -475,7 +476,7 @@ public final class RayServiceReconciler implements Reconciler {
             ObjectNode template = Json.child(g, "template");
             ObjectNode tmeta = Json.child(template, "metadata");
             ObjectNode tlabels = Json.child(tmeta, "labels");
-            tlabels.put(ServiceKeys.SERVE, value);
+            tlabels.put(RayLabels.SERVE, value);
         }
     }
 
@@ -488,7 +489,7 @@ public final class RayServiceReconciler implements Reconciler {
             if (st.isTrue(RayServiceConditions.UPGRADE_IN_PROGRESS)) {
                 return false;
             }
-            if (!ServiceKeys.OPERATOR_VERSION.equals(ann.get(ServiceKeys.KUBERAY_VERSION))) {
+            if (!RayLabels.OPERATOR_VERSION.equals(ann.get(RayLabels.KUBERAY_VERSION))) {
                 return true;
             }
         }
@@ -553,7 +554,7 @@ public final class RayServiceReconciler implements Reconciler {
     // serve
 
     private StoredObject headPod(Cluster cluster) {
-        Map<String, String> sel = Map.of(ServiceKeys.CLUSTER, cluster.name(), ServiceKeys.NODE_TYPE, "head");
+        Map<String, String> sel = Map.of(RayLabels.CLUSTER, cluster.name(), RayLabels.NODE_TYPE, "head");
         for (StoredObject p : pods.list(cluster.object().namespace(), sel)) {
             if (!p.isDeleting()) {
                 return p;
@@ -627,11 +628,11 @@ public final class RayServiceReconciler implements Reconciler {
                     && apps.values().stream().allMatch(a -> ServeApplications.RUNNING.equals(a.status()));
             want = Boolean.toString(healthy);
         }
-        if (want.equals(head.labels().get(ServiceKeys.SERVE))) {
+        if (want.equals(head.labels().get(RayLabels.SERVE))) {
             return;
         }
         ObjectNode patch = Json.object();
-        patch.putObject("metadata").putObject("labels").put(ServiceKeys.SERVE, want);
+        patch.putObject("metadata").putObject("labels").put(RayLabels.SERVE, want);
         try {
             client.patch(ResourceTypes.PODS, head.namespace(), head.name(),
                     io.kuberaysim.apiserver.registry.PatchType.MERGE, patch);

@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray.service;
 
+import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayService;
 import io.kuberaysim.apiserver.storage.StoredObject;
@@ -20,7 +21,7 @@ import java.util.TreeMap;
 public final class RayServiceServices {
 
     /** Cluster-name key the services are switched by. */
-    public static final String SELECTOR_CLUSTER = ServiceKeys.CLUSTER;
+    public static final String SELECTOR_CLUSTER = RayLabels.CLUSTER;
 
     private RayServiceServices() {
     }
@@ -28,19 +29,19 @@ public final class RayServiceServices {
     /** Selector of a cluster's head Pod. */
     public static Map<String, String> headSelector(String cluster) {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put(ServiceKeys.CLUSTER, cluster);
-        m.put(ServiceKeys.NODE_TYPE, "head");
-        m.put(ServiceKeys.IDENTIFIER, cluster + "-head");
-        m.put(ServiceKeys.APP_NAME, "kuberay");
-        m.put(ServiceKeys.CREATED_BY, "kuberay-operator");
+        m.put(RayLabels.CLUSTER, cluster);
+        m.put(RayLabels.NODE_TYPE, "head");
+        m.put(RayLabels.IDENTIFIER, cluster + "-head");
+        m.put(RayLabels.APP_NAME, "kuberay");
+        m.put(RayLabels.CREATED_BY, "kuberay-operator");
         return m;
     }
 
     /** Selector of a cluster's serving Pods. */
     public static Map<String, String> serveSelector(String cluster) {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put(ServiceKeys.CLUSTER, cluster);
-        m.put(ServiceKeys.SERVE, "true");
+        m.put(RayLabels.CLUSTER, cluster);
+        m.put(RayLabels.SERVE, "true");
         return m;
     }
 
@@ -54,7 +55,7 @@ public final class RayServiceServices {
     public static ObjectNode headService(StoredObject rayService, String cluster) {
         ObjectNode svc = base(rayService, ServiceKeys.headServiceName(rayService.name()));
         ObjectNode labels = Json.child((ObjectNode) svc.get("metadata"), "labels");
-        labels.put(ServiceKeys.IDENTIFIER, rayService.name() + "-head");
+        labels.put(RayLabels.IDENTIFIER, rayService.name() + "-head");
         ObjectNode spec = svc.putObject("spec");
         ObjectNode selector = spec.putObject("selector");
         headSelector(cluster).forEach(selector::put);
@@ -91,7 +92,7 @@ public final class RayServiceServices {
                 meta.set("annotations", ann.deepCopy());
             }
         }
-        Json.child(meta, "labels").put(ServiceKeys.SERVE, rayService.name() + "-serve");
+        Json.child(meta, "labels").put(RayLabels.SERVE, rayService.name() + "-serve");
         JsonNode userSpec = Json.at(user, "spec");
         ObjectNode spec = userSpec != null && userSpec.isObject() ? ((ObjectNode) userSpec).deepCopy() : Json.object();
         svc.set("spec", spec);
@@ -168,8 +169,8 @@ public final class RayServiceServices {
         meta.put("name", name);
         meta.put("namespace", rayService.namespace());
         ObjectNode labels = meta.putObject("labels");
-        labels.put(ServiceKeys.ORIGINATED_FROM_CR_NAME, rayService.name());
-        labels.put(ServiceKeys.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
+        labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, rayService.name());
+        labels.put(RayLabels.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
         meta.putArray("ownerReferences").add(ownerReference(rayService));
         return svc;
     }
