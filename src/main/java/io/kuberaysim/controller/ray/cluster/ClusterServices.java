@@ -85,8 +85,18 @@ public final class ClusterServices {
 
     /** The head container's ports by name as KubeRay exposes them ({@code getServicePorts}). */
     public static Map<String, Integer> headPorts(RayClusterSpec spec) {
-        JsonNode c = Json.at(spec.headGroupSpec().template(), "spec", "containers");
-        JsonNode declared = c == null || c.isEmpty() ? null : c.get(RayPodFactory.RAY_CONTAINER_INDEX).get("ports");
+        return headPorts(spec.headGroupSpec().template());
+    }
+
+    /**
+     * The ports by name of the Ray container of a head Pod {@code template} ({@code getServicePorts}): every declared
+     * port (unnamed ones as {@code <port>-port}) plus {@code metrics}, or KubeRay's five defaults when it declares
+     * none; sorted by name. Shared by the RayCluster's and the RayService's head and serve Services.
+     */
+    public static Map<String, Integer> headPorts(JsonNode template) {
+        JsonNode c = Json.at(template, "spec", "containers");
+        JsonNode declared = c == null || !c.isArray() || c.size() <= RayPodFactory.RAY_CONTAINER_INDEX
+                ? null : c.get(RayPodFactory.RAY_CONTAINER_INDEX).get("ports");
         Map<String, Integer> ports = new TreeMap<>();
         if (declared == null || !declared.isArray() || declared.isEmpty()) {
             ports.put("client", RayLabels.CLIENT_PORT);
@@ -103,6 +113,11 @@ public final class ClusterServices {
         }
         ports.putIfAbsent("metrics", RayLabels.METRICS_PORT);
         return ports;
+    }
+
+    /** Whether a head port belongs on a serve Service: named {@code serve} or {@code serve-*}. */
+    public static boolean isServePort(String name) {
+        return name.equals("serve") || name.startsWith("serve-");
     }
 
     /** The serve Service, or null when the head exposes no port named {@code serve} or {@code serve-*}. */
@@ -123,7 +138,7 @@ public final class ClusterServices {
         s.putObject("selector").put(RayLabels.CLUSTER, cluster.name());
         ArrayNode ports = s.putArray("ports");
         headPorts(spec).forEach((name, port) -> {
-            if (name.equals("serve") || name.startsWith("serve-")) {
+            if (isServePort(name)) {
                 ports.addObject().put("name", name).put("port", port).put("appProtocol", "tcp");
             }
         });

@@ -1,16 +1,16 @@
 package io.kuberaysim.controller.ray.service;
 
-import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayService;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.cluster.ClusterServices;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The RayService's own Services (KubeRay {@code BuildHeadServiceForRayService} and
@@ -26,15 +26,9 @@ public final class RayServiceServices {
     private RayServiceServices() {
     }
 
-    /** Selector of a cluster's head Pod. */
+    /** Selector of a cluster's head Pod: the same as the cluster's own head Service. */
     public static Map<String, String> headSelector(String cluster) {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put(RayLabels.CLUSTER, cluster);
-        m.put(RayLabels.NODE_TYPE, "head");
-        m.put(RayLabels.IDENTIFIER, cluster + "-head");
-        m.put(RayLabels.APP_NAME, "kuberay");
-        m.put(RayLabels.CREATED_BY, "kuberay-operator");
-        return m;
+        return ClusterServices.headSelector(cluster);
     }
 
     /** Selector of a cluster's serving Pods. */
@@ -103,7 +97,7 @@ public final class RayServiceServices {
         if (!(spec.get("ports") instanceof ArrayNode userPorts) || userPorts.isEmpty()) {
             ArrayNode ports = spec.putArray("ports");
             headPorts(clusterConfig(rayService)).forEach((name, port) -> {
-                if (name.equals("serve") || name.startsWith("serve-")) {
+                if (ClusterServices.isServePort(name)) {
                     ports.addObject().put("name", name).put("port", port).put("appProtocol", "tcp");
                 }
             });
@@ -122,27 +116,9 @@ public final class RayServiceServices {
         return service == null ? null : Json.text(service.object(), "spec", "selector", SELECTOR_CLUSTER);
     }
 
-    /** The head container's ports by name, as KubeRay exposes them: its declared ports plus metrics, or defaults. */
+    /** The head container's ports by name, as the cluster's own head Service exposes them. */
     public static Map<String, Integer> headPorts(JsonNode rayClusterConfig) {
-        JsonNode containers = Json.at(rayClusterConfig, "headGroupSpec", "template", "spec", "containers");
-        JsonNode declared = containers == null || !containers.isArray() || containers.isEmpty()
-                ? null : containers.get(0).get("ports");
-        Map<String, Integer> ports = new TreeMap<>();
-        if (declared == null || !declared.isArray() || declared.isEmpty()) {
-            ports.put("client", 10001);
-            ports.put("gcs-server", 6379);
-            ports.put("dashboard", 8265);
-            ports.put("metrics", 8080);
-            ports.put("serve", 8000);
-            return ports;
-        }
-        for (JsonNode p : declared) {
-            int port = p.path("containerPort").asInt();
-            String name = Json.text(p, "name");
-            ports.put(name == null || name.isEmpty() ? port + "-port" : name, port);
-        }
-        ports.putIfAbsent("metrics", 8080);
-        return ports;
+        return ClusterServices.headPorts(Json.at(rayClusterConfig, "headGroupSpec", "template"));
     }
 
     /** The controller ownerReference to the RayService. */
