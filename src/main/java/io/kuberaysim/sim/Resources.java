@@ -16,6 +16,9 @@ final class Resources {
     /** Resources the scheduler checks, in the order kube-scheduler reports them. */
     static final String[] CHECKED = {CPU, MEMORY, GPU, PODS};
 
+    /** Nothing at all; never modified. */
+    static final Resources NONE = new Resources();
+
     private final Map<String, BigDecimal> amounts = new TreeMap<>();
 
     BigDecimal get(String name) {

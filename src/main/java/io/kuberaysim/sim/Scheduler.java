@@ -36,6 +36,8 @@ import java.util.TreeSet;
  */
 final class Scheduler {
     static final String NAME = "default-scheduler";
+    private static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
+    private static final int MIN_FEASIBLE_NODES_PERCENTAGE = 5;
 
     private final KubeClient client;
     private final SharedInformer pods;
@@ -44,7 +46,13 @@ final class Scheduler {
     private final Map<String, Placement> placements = new HashMap<>(); // pod key → where it counts
     private final Map<String, Resources> used = new HashMap<>();      // node → sum of placements
     private final TreeSet<String> waiting = new TreeSet<>();           // unschedulable pod keys
+    private final Map<String, Allocatable> allocatable = new HashMap<>(); // node name → parsed allocatable
+    private int nextStartNodeIndex;
     private Controller controller;
+
+    /** A node's parsed {@code status.allocatable}, valid while the informer holds the same node object. */
+    private record Allocatable(StoredObject node, Resources amounts) {
+    }
 
     private record Placement(String node, Resources requests) {
     }
@@ -150,17 +158,28 @@ final class Scheduler {
         BigDecimal bestScore = null;
         Map<String, Integer> reasons = new TreeMap<>();
         List<StoredObject> candidates = nodes.list(null, null);
-        for (StoredObject node : candidates) {
+        int total = candidates.size();
+        int wanted = feasibleNodesToFind(total);
+        int feasible = 0;
+        int start = total == 0 ? 0 : nextStartNodeIndex % total;
+        int examined = 0;
+        for (; examined < total && feasible < wanted; examined++) {
+            StoredObject node = candidates.get((start + examined) % total);
             List<String> why = filter(node, selector, requests);
             if (!why.isEmpty()) {
                 why.forEach(r -> reasons.merge(r, 1, Integer::sum));
                 continue;
             }
+            feasible++;
             BigDecimal score = allocatedFraction(node, requests);
-            if (bestScore == null || score.compareTo(bestScore) < 0) {
+            if (bestScore == null || score.compareTo(bestScore) < 0
+                    || score.compareTo(bestScore) == 0 && node.name().compareTo(best) < 0) {
                 best = node.name();
                 bestScore = score;
             }
+        }
+        if (total > 0) {
+            nextStartNodeIndex = (start + examined) % total;
         }
         String now = client.registry().now().toString();
         if (best == null) {
@@ -224,8 +243,8 @@ final class Scheduler {
                 }
             }
         }
-        Resources allocatable = Resources.of(Json.at(node.object(), "status", "allocatable"));
-        Resources inUse = used.getOrDefault(node.name(), new Resources());
+        Resources allocatable = allocatable(node);
+        Resources inUse = used.getOrDefault(node.name(), Resources.NONE);
         List<String> why = new ArrayList<>();
         for (String r : Resources.CHECKED) {
             BigDecimal want = requests.get(r);
@@ -244,10 +263,33 @@ final class Scheduler {
         return why;
     }
 
+    /**
+     * kube-scheduler's {@code numFeasibleNodesToFind} with the default {@code percentageOfNodesToScore}: all
+     * nodes below 100, else an adaptive share (50 % minus 1 % per 125 nodes, at least 5 %) but never fewer than
+     * 100. The search resumes after the last node examined, so pods spread over the whole pool; on large pools
+     * this keeps scheduling one pod independent of the node count, as on a real cluster.
+     */
+    static int feasibleNodesToFind(int nodes) {
+        if (nodes < MIN_FEASIBLE_NODES_TO_FIND) {
+            return nodes;
+        }
+        int percentage = Math.max(MIN_FEASIBLE_NODES_PERCENTAGE, 50 - nodes / 125);
+        return Math.max(MIN_FEASIBLE_NODES_TO_FIND, nodes * percentage / 100);
+    }
+
+    private Resources allocatable(StoredObject node) {
+        Allocatable a = allocatable.get(node.name());
+        if (a == null || a.node() != node) {
+            a = new Allocatable(node, Resources.of(Json.at(node.object(), "status", "allocatable")));
+            allocatable.put(node.name(), a);
+        }
+        return a.amounts();
+    }
+
     /** Mean fraction of cpu and memory allocated after placing the pod: lower is better (least allocated). */
     private BigDecimal allocatedFraction(StoredObject node, Resources requests) {
-        Resources allocatable = Resources.of(Json.at(node.object(), "status", "allocatable"));
-        Resources inUse = used.getOrDefault(node.name(), new Resources());
+        Resources allocatable = allocatable(node);
+        Resources inUse = used.getOrDefault(node.name(), Resources.NONE);
         BigDecimal sum = BigDecimal.ZERO;
         for (String r : new String[] {Resources.CPU, Resources.MEMORY}) {
             BigDecimal cap = allocatable.get(r);

@@ -30,6 +30,8 @@ import java.util.Optional;
  */
 final class ScaleScenario {
     private static final Duration LIMIT = Duration.ofHours(1);
+    /** Pods (and CPU cores, and 4 Gi of memory each) per node of the enlarged pool. */
+    private static final int NODE_PODS = 256;
 
     private ScaleScenario() {
     }
@@ -79,7 +81,9 @@ final class ScaleScenario {
                 .web(WebApplicationType.NONE).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
                 .properties("kuberay-sim.clock=virtual", "kuberay-sim.virtual-speed=0", "kuberay-sim.controllers=true",
                         "logging.level.root=WARN", "springdoc.api-docs.enabled=false", "spring.jmx.enabled=false",
-                        "kuberay-sim.watch-history=1000")
+                        "kuberay-sim.watch-history=1000",
+                        "kuberay-sim.nodes.count=" + nodes(n), "kuberay-sim.nodes.cpu=" + NODE_PODS,
+                        "kuberay-sim.nodes.memory=" + NODE_PODS * 4 + "Gi", "kuberay-sim.nodes.pods=" + NODE_PODS)
                 .run()) {
             VirtualClock clock = (VirtualClock) ctx.getBean(Clock.class);
             KubeClient client = ctx.getBean(KubeClient.class);
@@ -113,6 +117,14 @@ final class ScaleScenario {
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             return new Outcome(n, seconds, stored, heap, virtualStart);
         }
+    }
+
+    /**
+     * Nodes for {@code n} clusters: the default pool (4 nodes of 16 CPU, 110 pods) holds 20 of them, so the pool
+     * grows with n at about 40 clusters (160 pods, 160 CPU, 200 Gi) per node of 256 pods, 256 CPU, 1 TiB.
+     */
+    static int nodes(int n) {
+        return Math.max(4, (n + 39) / 40);
     }
 
     private static int readyCount(ObjectStore store) {

@@ -349,12 +349,24 @@ public final class GenericRegistry {
 
     /** The status subresource: the stored object with only {@code status} taken from the request. */
     private static ObjectNode statusOnly(StoredObject current, ObjectNode input) {
-        ObjectNode next = current.copy();
+        // Only metadata (resourceVersion, managedFields) and status change: the other top-level fields, spec
+        // above all, are shared with the stored version instead of copied, as stored trees are never mutated.
         JsonNode st = input.get("status");
-        if (st == null || st.isNull()) {
-            next.remove("status");
-        } else {
-            next.set("status", st.deepCopy());
+        JsonNode newStatus = st == null || st.isNull() ? null : st.deepCopy();
+        ObjectNode next = Json.object();
+        current.object().properties().forEach(e -> {
+            switch (e.getKey()) {
+                case "metadata" -> next.set("metadata", e.getValue().deepCopy());
+                case "status" -> {
+                    if (newStatus != null) {
+                        next.set("status", newStatus);
+                    }
+                }
+                default -> next.set(e.getKey(), e.getValue());
+            }
+        });
+        if (newStatus != null && !next.has("status")) {
+            next.set("status", newStatus);
         }
         String rv = Json.text(input, "metadata", "resourceVersion");
         Json.child(next, "metadata").put("resourceVersion", rv == null ? "" : rv);

@@ -8,6 +8,8 @@ import tools.jackson.databind.node.ObjectNode;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * An immutable stored object. The tree must never be mutated once stored: readers share it, and its JSON
@@ -22,6 +24,7 @@ public final class StoredObject {
     private final String uid;
     private final Map<String, String> labels;
     private volatile byte[] json;
+    private volatile Map<Object, Object> views;
 
     StoredObject(ResourceType type, ObjectNode object, long resourceVersion) {
         this.type = type;
@@ -106,6 +109,36 @@ public final class StoredObject {
         }
         return j;
     }
+
+    /**
+     * A value derived from this object (a typed view such as a parsed spec), computed once per stored version
+     * and shared by every reader, like {@link #json()}. {@code key} names the derivation (use one constant per
+     * {@code derive} function); the result must be treated as read-only, as the tree is.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T view(Object key, Function<StoredObject, T> derive) {
+        Map<Object, Object> m = views;
+        if (m == null) {
+            synchronized (this) {
+                m = views;
+                if (m == null) {
+                    m = new ConcurrentHashMap<>(4);
+                    views = m;
+                }
+            }
+        }
+        Object v = m.get(key);
+        if (v == null) {
+            v = derive.apply(this);
+            if (v == null) {
+                v = NULL_VIEW;
+            }
+            m.putIfAbsent(key, v);
+        }
+        return v == NULL_VIEW ? null : (T) v;
+    }
+
+    private static final Object NULL_VIEW = new Object();
 
     @Override
     public String toString() {

@@ -14,7 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,7 +33,18 @@ final class KubeEventRecorder implements EventRecorder {
     private final Clock clock;
     private final String component;
     private final AtomicLong lastSuffix;
-    private final Map<String, Seen> seen = new HashMap<>(); // guarded by this
+    /** client-go's correlator cache size ({@code maxLruCacheEntries}). */
+    static final int CORRELATION_CACHE_SIZE = 4096;
+    /**
+     * Recent correlations, least recently used first, bounded like client-go's LRU: evicting the eldest entry
+     * on insert keeps every event O(1) however many objects emit events within the window.
+     */
+    private final Map<String, Seen> seen = new LinkedHashMap<>(256, 0.75f, true) { // guarded by this
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Seen> eldest) {
+            return size() > CORRELATION_CACHE_SIZE;
+        }
+    };
 
     private record Seen(String namespace, String name, long count, Instant last) {
     }
@@ -109,10 +120,6 @@ final class KubeEventRecorder implements EventRecorder {
         ev.put("reportingInstance", "");
         client.create(ResourceTypes.EVENTS, namespace, ev);
         seen.put(correlation, new Seen(namespace, name, 1, now));
-        if (seen.size() > 4096) {
-            // Bound memory like client-go's LRU: forget correlations older than the window.
-            seen.values().removeIf(s -> s.last().plus(AGGREGATION_WINDOW).isBefore(now));
-        }
     }
 
     private long nextSuffix(Instant now) {

@@ -15,12 +15,24 @@ final class KubeReads {
     private KubeReads() {
     }
 
+    /** Keys of the typed views cached on each stored version (a reconcile reads them many times per version). */
+    private static final Object SPEC = new Object();
+    private static final Object STATUS = new Object();
+
     static RayClusterSpec spec(StoredObject cluster) {
+        return cluster.view(SPEC, KubeReads::readSpec);
+    }
+
+    static RayClusterStatus status(StoredObject cluster) {
+        return cluster.view(STATUS, KubeReads::readStatus);
+    }
+
+    private static RayClusterSpec readSpec(StoredObject cluster) {
         JsonNode spec = cluster.object().get("spec");
         return spec == null ? null : KubeClient.read(spec, RayClusterSpec.class);
     }
 
-    static RayClusterStatus status(StoredObject cluster) {
+    private static RayClusterStatus readStatus(StoredObject cluster) {
         JsonNode status = cluster.object().get("status");
         return status == null || status.isEmpty() ? null : KubeClient.read(status, RayClusterStatus.class);
     }

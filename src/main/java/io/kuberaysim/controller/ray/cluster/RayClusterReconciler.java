@@ -58,6 +58,15 @@ public final class RayClusterReconciler implements Reconciler {
     private final Clock clock;
     private final ScaleExpectations expectations;
     private final Duration steadyRequeue;
+    /**
+     * The typed spec per cluster with the spec tree it was read from: status writes share the spec subtree
+     * with the previous stored version, so a reconcile after a status write reuses the spec it read before
+     * instead of binding the tree again (identity, not equality, decides).
+     */
+    private final Map<String, SpecMemo> specs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record SpecMemo(JsonNode tree, RayClusterSpec spec) {
+    }
 
     public RayClusterReconciler(ControllerManager manager, Duration steadyRequeue) {
         this.client = manager.client();
@@ -87,10 +96,11 @@ public final class RayClusterReconciler implements Reconciler {
         StoredObject cluster = clusters.get(request.namespace(), request.name());
         if (cluster == null) {
             expectations.forget(request.namespace(), request.name());
+            specs.remove(request.namespace() + "/" + request.name());
             return Result.done();
         }
         String key = cluster.namespace() + "/" + cluster.name();
-        RayClusterSpec spec = KubeReads.spec(cluster);
+        RayClusterSpec spec = spec(key, cluster);
         if (spec != null && spec.managedBy() != null && !spec.managedBy().isEmpty()
                 && !RayLabels.MANAGED_BY_KUBERAY.equals(spec.managedBy())) {
             log.info("Skipping RayCluster {} managed by {}", key, spec.managedBy());
@@ -148,6 +158,17 @@ public final class RayClusterReconciler implements Reconciler {
         }
         return failure != null || changed || updateFailed ? Result.requeueAfter(SHORT_REQUEUE)
                 : Result.requeueAfter(steadyRequeue);
+    }
+
+    private RayClusterSpec spec(String key, StoredObject cluster) {
+        JsonNode tree = cluster.object().get("spec");
+        SpecMemo memo = specs.get(key);
+        if (memo != null && memo.tree() == tree) {
+            return memo.spec();
+        }
+        RayClusterSpec spec = KubeReads.spec(cluster);
+        specs.put(key, new SpecMemo(tree, spec));
+        return spec;
     }
 
     private static boolean isTrue(RayClusterStatus status, String type) {
