@@ -145,6 +145,31 @@ class RayClusterEndToEndTest {
         assertThat(s.path("readyWorkerReplicas").asInt()).isEqualTo(2);
     }
 
+    @Test
+    void headOfADeletedNodeIsRecreatedElsewhereAndStatusFollowsItsNewIp() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, seedCluster());
+        advanceSeconds(3);
+        StoredObject head = h.client().get(ResourceTypes.PODS, NS, "demo-raycluster-head");
+        String node = Json.text(head.object(), "spec", "nodeName");
+        String oldIp = Json.text(head.object(), "status", "podIP");
+        assertThat(status("demo-raycluster").path("head").path("podIP").asString()).isEqualTo(oldIp);
+
+        h.client().delete(ResourceTypes.NODES, null, node);
+        h.settle();
+        assertThat(events(h, "DeletedHeadPod")).hasSize(1);
+        advanceSeconds(3);
+
+        StoredObject newHead = h.client().get(ResourceTypes.PODS, NS, "demo-raycluster-head");
+        assertThat(newHead.uid()).isNotEqualTo(head.uid());
+        assertThat(phase(newHead)).isEqualTo("Running");
+        assertThat(Json.text(newHead.object(), "spec", "nodeName")).isNotEqualTo(node);
+        String newIp = Json.text(newHead.object(), "status", "podIP");
+        assertThat(newIp).isNotEqualTo(oldIp);
+        JsonNode s = status("demo-raycluster");
+        assertThat(s.path("head").path("podIP").asString()).isEqualTo(newIp);
+        assertThat(s.path("conditions").findValuesAsString("reason")).contains("HeadPodRunningAndReady");
+    }
+
     Map<String, String> nodesByPod(String cluster) {
         return pods(h, "ray.io/cluster=" + cluster).stream().filter(p -> !p.isDeleting())
                 .collect(Collectors.toMap(StoredObject::name, p -> Json.text(p.object(), "spec", "nodeName")));
