@@ -183,4 +183,35 @@ class RayJobEndToEndTest {
         assertThat(pods(h, "job-name=del")).isEmpty();
         assertThat(h.dashboard().jobs(key)).isEmpty();
     }
+
+    @Test
+    void losingTheHeadLosesTheRayJobAndTheSubmitterRunsItAgainOnTheNewHead() {
+        Instant t0 = h.clock().now();
+        create("lost", RayDashboard.DURATION_ANNOTATION + ": \"20\"", null);
+        advanceSeconds(6);
+        RayJobStatus st = status("lost");
+        assertThat(st.jobStatus()).isEqualTo("RUNNING");
+        assertThat(st.rayJobInfo().startTime()).isEqualTo(t0.plusSeconds(4));
+        String cluster = st.rayClusterName();
+        var key = new RayDashboard.ClusterKey(NS, cluster);
+        String headNode = Json.text(h.client().get(ResourceTypes.PODS, NS, cluster + "-head").object(),
+                "spec", "nodeName");
+
+        h.client().delete(ResourceTypes.NODES, null, headNode); // at +6
+        h.settle();
+        assertThat(h.dashboard().jobs(key)).as("Ray keeps no job history across a head restart").isEmpty();
+        assertThat(h.dashboard().isReachable(key)).isFalse();
+
+        advanceSeconds(4); // the new head runs at +8 and the submitter submits the same job id again
+        assertThat(h.dashboard().jobs(key)).singleElement()
+                .satisfies(j -> assertThat(j.submissionId()).isEqualTo(st.jobId()));
+        assertThat(status("lost").jobDeploymentStatus()).isEqualTo("Running");
+        advanceSeconds(20);
+        RayJobStatus done = status("lost");
+        assertThat(done.jobDeploymentStatus()).isEqualTo("Complete");
+        assertThat(done.jobStatus()).isEqualTo("SUCCEEDED");
+        assertThat(done.rayJobInfo().startTime()).isAfter(t0.plusSeconds(6));
+        assertThat(done.endTime()).isAfter(t0.plusSeconds(26));
+        assertThat(done.failed()).isZero();
+    }
 }

@@ -251,7 +251,7 @@ public final class RayDashboard {
         return true;
     }
 
-    /** Drops a cluster's job table and cancels its timers: the RayCluster was deleted. */
+    /** Drops a cluster's job table and cancels its timers: the RayCluster was deleted or its head Pod was lost. */
     public void forgetCluster(ClusterKey cluster) {
         synchronized (this) {
             Map<String, SimJob> table = tables.remove(cluster);

@@ -79,6 +79,12 @@ public final class SubmitterSimulation implements Reconciler {
                 }
             }
         });
+        // a lost head took its jobs along: a submitter still following one waits for the new head and submits again
+        dashboard.onClusterForgotten(cluster -> {
+            for (StoredObject pod : pods.list(cluster.namespace(), Map.of(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND))) {
+                controller.enqueue(new Request(pod.namespace(), pod.name()));
+            }
+        });
         return controller;
     }
 

@@ -4,8 +4,10 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.cache.InformerHandler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.sim.ray.RayDashboard;
 import io.kuberaysim.sim.ray.SubmitterSimulation;
@@ -20,21 +22,52 @@ public final class RayJobController {
     }
 
     /**
-     * A dashboard whose clusters answer while their RayCluster exists and is not being deleted, and whose job tables
-     * are dropped when the RayCluster is deleted.
+     * A dashboard whose clusters answer while their RayCluster exists and is not being deleted and their head Pod
+     * runs. A cluster's job table is dropped when the RayCluster is deleted and when its head Pod stops running or
+     * goes away: without the head's GCS Ray keeps no job history, so a job whose head was lost is unknown to the new
+     * head (kuberay-behaviour.md, common problems) and its submitter submits it again there.
      */
     public static RayDashboard dashboard(ControllerManager manager) {
+        var pods = manager.informer(ResourceTypes.PODS);
         RayDashboard dashboard = new RayDashboard(manager.clock(), key -> {
             StoredObject rc = manager.client().get(ResourceTypes.RAYCLUSTERS, key.namespace(), key.name());
-            return rc != null && !rc.isDeleting();
+            return rc != null && !rc.isDeleting()
+                    && headRunning(pods.get(key.namespace(), RayLabels.headPodName(key.name())));
         });
-        manager.informer(ResourceTypes.RAYCLUSTERS).addHandler(new io.kuberaysim.controller.runtime.cache.InformerHandler() {
+        manager.informer(ResourceTypes.RAYCLUSTERS).addHandler(new InformerHandler() {
             @Override
             public void onDelete(StoredObject o) {
                 dashboard.forgetCluster(new RayDashboard.ClusterKey(o.namespace(), o.name()));
             }
         });
+        pods.addHandler(new InformerHandler() {
+            @Override
+            public void onUpdate(StoredObject oldObj, StoredObject newObj) {
+                if (headRunning(oldObj) && !headRunning(newObj)) {
+                    headLost(newObj);
+                }
+            }
+
+            @Override
+            public void onDelete(StoredObject o) {
+                if (headRunning(o)) {
+                    headLost(o);
+                }
+            }
+
+            private void headLost(StoredObject head) {
+                dashboard.forgetCluster(new RayDashboard.ClusterKey(head.namespace(),
+                        head.labels().get(RayLabels.CLUSTER)));
+            }
+        });
         return dashboard;
+    }
+
+    /** Whether {@code pod} is a Ray head Pod that runs and is not being deleted. */
+    private static boolean headRunning(StoredObject pod) {
+        return pod != null && !pod.isDeleting() && RayLabels.NODE_TYPE_HEAD.equals(pod.labels().get(RayLabels.NODE_TYPE))
+                && pod.labels().get(RayLabels.CLUSTER) != null
+                && "Running".equals(Json.text(pod.object(), "status", "phase"));
     }
 
     /**
