@@ -1,5 +1,6 @@
 package io.kuberaysim.e2e;
 
+import io.kuberaysim.testing.SeedManifests;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
@@ -39,49 +40,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
 class KubectlE2ETest {
-    static final String DEMO = """
-            apiVersion: ray.io/v1
-            kind: RayCluster
-            metadata:
-              name: %s
-            spec:
-              rayVersion: "2.9.0"
-              headGroupSpec:
-                rayStartParams:
-                  dashboard-host: "0.0.0.0"
-                  num-cpus: "0"
-                template:
-                  spec:
-                    containers:
-                    - name: ray-head
-                      image: rayproject/ray:2.9.0
-                      resources:
-                        requests:
-                          cpu: "1"
-                          memory: "2Gi"
-                        limits:
-                          cpu: "1"
-                          memory: "2Gi"
-              workerGroupSpecs:
-              - groupName: small-wg
-                replicas: 2
-                minReplicas: 1
-                maxReplicas: 4
-                rayStartParams:
-                  num-cpus: "2"
-                template:
-                  spec:
-                    containers:
-                    - name: ray-worker
-                      image: rayproject/ray:2.9.0
-                      resources:
-                        requests:
-                          cpu: "2"
-                          memory: "4Gi"
-                        limits:
-                          cpu: "2"
-                          memory: "4Gi"
-            """;
+    static final String DEMO = SeedManifests.demoRayCluster().replace("name: demo-raycluster", "name: %s");
 
     @LocalServerPort
     int port;

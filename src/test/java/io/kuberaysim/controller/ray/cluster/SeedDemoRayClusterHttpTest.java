@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray.cluster;
 
+import io.kuberaysim.testing.SeedManifests;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.Clock;
@@ -26,49 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.clock=virtual", "kuberay-sim.controllers=true"})
 class SeedDemoRayClusterHttpTest {
-    static final String MANIFEST = """
-            apiVersion: ray.io/v1
-            kind: RayCluster
-            metadata:
-              name: demo-raycluster
-            spec:
-              rayVersion: "2.9.0"
-              headGroupSpec:
-                rayStartParams:
-                  dashboard-host: "0.0.0.0"
-                  num-cpus: "0"
-                template:
-                  spec:
-                    containers:
-                    - name: ray-head
-                      image: rayproject/ray:2.9.0
-                      resources:
-                        requests:
-                          cpu: "1"
-                          memory: "2Gi"
-                        limits:
-                          cpu: "1"
-                          memory: "2Gi"
-              workerGroupSpecs:
-              - groupName: small-wg
-                replicas: 2
-                minReplicas: 1
-                maxReplicas: 4
-                rayStartParams:
-                  num-cpus: "2"
-                template:
-                  spec:
-                    containers:
-                    - name: ray-worker
-                      image: rayproject/ray:2.9.0
-                      resources:
-                        requests:
-                          cpu: "2"
-                          memory: "4Gi"
-                        limits:
-                          cpu: "2"
-                          memory: "4Gi"
-            """;
+    static final String MANIFEST = SeedManifests.demoRayCluster();
 
     @LocalServerPort
     int port;
