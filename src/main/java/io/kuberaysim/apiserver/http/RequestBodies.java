@@ -37,6 +37,8 @@ final class RequestBodies {
             node = parseJson(body);
         } else if (base.equals("application/yaml") || base.equals("application/x-yaml") || base.equals("text/yaml")) {
             node = parseYaml(body);
+        } else if (base.equals("application/vnd.kubernetes.protobuf")) {
+            node = ProtobufBodies.object(body);
         } else {
             throw ApiException.unsupportedMediaType(List.of("application/json", "application/yaml"));
         }

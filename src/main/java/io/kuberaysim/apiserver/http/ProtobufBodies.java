@@ -1,0 +1,300 @@
+package io.kuberaysim.apiserver.http;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.errors.ApiException;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes the few protobuf request bodies kubectl sends: its typed generators ({@code kubectl create namespace},
+ * {@code create configmap}, {@code create service ...}) post {@code application/vnd.kubernetes.protobuf} and do not
+ * fall back to JSON on 415. A body is kube-apiserver's envelope ({@code k8s\0} + runtime.Unknown) around the
+ * object's generated protobuf message; only Namespace, ConfigMap and Service are mapped (field numbers of
+ * k8s.io/api core/v1), other kinds keep the 415. Go's protobuf writes every scalar, so zero values and empty
+ * messages are dropped, as the JSON encoding's {@code omitempty} would.
+ */
+final class ProtobufBodies {
+    private static final byte[] MAGIC = {'k', '8', 's', 0};
+
+    private enum T { STRING, BYTES, INT, BOOL, MESSAGE, MAP, BYTES_MAP, TIME, INT_OR_STRING }
+
+    private record F(String name, T type, boolean repeated, Map<Integer, F> message) {
+        static F of(String name, T type) {
+            return new F(name, type, false, null);
+        }
+
+        static F list(String name, T type) {
+            return new F(name, type, true, null);
+        }
+
+        static F msg(String name, Map<Integer, F> message) {
+            return new F(name, T.MESSAGE, false, message);
+        }
+
+        static F msgs(String name, Map<Integer, F> message) {
+            return new F(name, T.MESSAGE, true, message);
+        }
+    }
+
+    private static final Map<Integer, F> OWNER_REFERENCE = Map.of(1, F.of("kind", T.STRING), 3, F.of("name", T.STRING),
+            4, F.of("uid", T.STRING), 5, F.of("apiVersion", T.STRING), 6, F.of("controller", T.BOOL),
+            7, F.of("blockOwnerDeletion", T.BOOL));
+    private static final Map<Integer, F> OBJECT_META = Map.ofEntries(Map.entry(1, F.of("name", T.STRING)),
+            Map.entry(2, F.of("generateName", T.STRING)), Map.entry(3, F.of("namespace", T.STRING)),
+            Map.entry(5, F.of("uid", T.STRING)), Map.entry(6, F.of("resourceVersion", T.STRING)),
+            Map.entry(7, F.of("generation", T.INT)), Map.entry(8, F.of("creationTimestamp", T.TIME)),
+            Map.entry(9, F.of("deletionTimestamp", T.TIME)), Map.entry(10, F.of("deletionGracePeriodSeconds", T.INT)),
+            Map.entry(11, F.of("labels", T.MAP)), Map.entry(12, F.of("annotations", T.MAP)),
+            Map.entry(13, F.msgs("ownerReferences", OWNER_REFERENCE)), Map.entry(14, F.list("finalizers", T.STRING)));
+    private static final Map<Integer, F> NAMESPACE = Map.of(1, F.msg("metadata", OBJECT_META),
+            2, F.msg("spec", Map.of(1, F.list("finalizers", T.STRING))),
+            3, F.msg("status", Map.of(1, F.of("phase", T.STRING))));
+    private static final Map<Integer, F> CONFIG_MAP = Map.of(1, F.msg("metadata", OBJECT_META), 2, F.of("data", T.MAP),
+            3, F.of("binaryData", T.BYTES_MAP), 4, F.of("immutable", T.BOOL));
+    private static final Map<Integer, F> SERVICE_PORT = Map.of(1, F.of("name", T.STRING), 2, F.of("protocol", T.STRING),
+            3, F.of("port", T.INT), 4, F.of("targetPort", T.INT_OR_STRING), 5, F.of("nodePort", T.INT),
+            6, F.of("appProtocol", T.STRING));
+    private static final Map<Integer, F> SERVICE_SPEC = Map.ofEntries(Map.entry(1, F.msgs("ports", SERVICE_PORT)),
+            Map.entry(2, F.of("selector", T.MAP)), Map.entry(3, F.of("clusterIP", T.STRING)),
+            Map.entry(4, F.of("type", T.STRING)), Map.entry(5, F.list("externalIPs", T.STRING)),
+            Map.entry(7, F.of("sessionAffinity", T.STRING)), Map.entry(8, F.of("loadBalancerIP", T.STRING)),
+            Map.entry(9, F.list("loadBalancerSourceRanges", T.STRING)), Map.entry(10, F.of("externalName", T.STRING)),
+            Map.entry(11, F.of("externalTrafficPolicy", T.STRING)), Map.entry(12, F.of("healthCheckNodePort", T.INT)),
+            Map.entry(13, F.of("publishNotReadyAddresses", T.BOOL)));
+    private static final Map<Integer, F> SERVICE = Map.of(1, F.msg("metadata", OBJECT_META),
+            2, F.msg("spec", SERVICE_SPEC));
+    private static final Map<String, Map<Integer, F>> KINDS = Map.of("v1/Namespace", NAMESPACE,
+            "v1/ConfigMap", CONFIG_MAP, "v1/Service", SERVICE);
+
+    private ProtobufBodies() {
+    }
+
+    /** The object in a protobuf request body, as the JSON kube-apiserver would have decoded. */
+    static ObjectNode object(byte[] body) {
+        Reader envelope = envelope(body);
+        String apiVersion = "";
+        String kind = "";
+        byte[] raw = null;
+        while (envelope.more()) {
+            int tag = envelope.varint32();
+            if (tag >>> 3 == 1 && (tag & 7) == 2) {
+                Reader typeMeta = envelope.sub();
+                while (typeMeta.more()) {
+                    int t = typeMeta.varint32();
+                    if (t >>> 3 == 1 && (t & 7) == 2) {
+                        apiVersion = typeMeta.string();
+                    } else if (t >>> 3 == 2 && (t & 7) == 2) {
+                        kind = typeMeta.string();
+                    } else {
+                        typeMeta.skip(t & 7);
+                    }
+                }
+            } else if (tag >>> 3 == 2 && (tag & 7) == 2) {
+                raw = envelope.bytes();
+            } else {
+                envelope.skip(tag & 7);
+            }
+        }
+        Map<Integer, F> schema = KINDS.get(apiVersion + "/" + kind);
+        if (schema == null || raw == null) {
+            throw ApiException.unsupportedMediaType(List.of("application/json", "application/yaml"));
+        }
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        out.put("apiVersion", apiVersion);
+        out.put("kind", kind);
+        out.setAll(message(new Reader(raw, 0, raw.length), schema));
+        return out;
+    }
+
+    private static Reader envelope(byte[] body) {
+        for (int i = 0; i < MAGIC.length; i++) {
+            if (body.length <= i || body[i] != MAGIC[i]) {
+                throw ApiException.badRequest("couldn't get version/kind; protobuf body does not start with the "
+                        + "k8s envelope");
+            }
+        }
+        return new Reader(body, MAGIC.length, body.length);
+    }
+
+    private static ObjectNode message(Reader in, Map<Integer, F> schema) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        while (in.more()) {
+            int tag = in.varint32();
+            F f = schema.get(tag >>> 3);
+            if (f == null) {
+                in.skip(tag & 7);
+                continue;
+            }
+            switch (f.type()) {
+                case STRING -> {
+                    String s = in.string();
+                    if (f.repeated()) {
+                        out.withArrayProperty(f.name()).add(s);
+                    } else if (!s.isEmpty()) {
+                        out.put(f.name(), s);
+                    }
+                }
+                case BYTES -> out.put(f.name(), Base64.getEncoder().encodeToString(in.bytes()));
+                case INT -> {
+                    long v = in.varint();
+                    if (v != 0) {
+                        out.put(f.name(), v);
+                    }
+                }
+                case BOOL -> {
+                    if (in.varint() != 0) {
+                        out.put(f.name(), true);
+                    }
+                }
+                case MESSAGE -> {
+                    ObjectNode m = message(in.sub(), f.message());
+                    if (f.repeated()) {
+                        out.withArrayProperty(f.name()).add(m);
+                    } else if (!m.isEmpty()) {
+                        out.set(f.name(), m);
+                    }
+                }
+                case MAP, BYTES_MAP -> {
+                    Reader entry = in.sub();
+                    String key = "";
+                    String value = "";
+                    while (entry.more()) {
+                        int t = entry.varint32();
+                        if (t >>> 3 == 1 && (t & 7) == 2) {
+                            key = entry.string();
+                        } else if (t >>> 3 == 2 && (t & 7) == 2) {
+                            value = f.type() == T.MAP ? entry.string()
+                                    : Base64.getEncoder().encodeToString(entry.bytes());
+                        } else {
+                            entry.skip(t & 7);
+                        }
+                    }
+                    out.withObjectProperty(f.name()).put(key, value);
+                }
+                case TIME -> {
+                    Reader time = in.sub();
+                    long seconds = 0;
+                    while (time.more()) {
+                        int t = time.varint32();
+                        if (t >>> 3 == 1 && (t & 7) == 0) {
+                            seconds = time.varint();
+                        } else {
+                            time.skip(t & 7);
+                        }
+                    }
+                    if (seconds != 0) {
+                        out.put(f.name(), DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(seconds)));
+                    }
+                }
+                case INT_OR_STRING -> {
+                    Reader ios = in.sub();
+                    long type = 0;
+                    long intVal = 0;
+                    String strVal = "";
+                    while (ios.more()) {
+                        int t = ios.varint32();
+                        switch (t >>> 3) {
+                            case 1 -> type = ios.varint();
+                            case 2 -> intVal = ios.varint();
+                            case 3 -> strVal = ios.string();
+                            default -> ios.skip(t & 7);
+                        }
+                    }
+                    if (type == 1) {
+                        out.put(f.name(), strVal);
+                    } else {
+                        out.put(f.name(), (int) intVal);
+                    }
+                }
+                default -> throw new IllegalStateException("unhandled field type " + f.type());
+            }
+        }
+        return out;
+    }
+
+    /** A bounded cursor over protobuf wire data; malformed input is a 400, never an exception escaping. */
+    private static final class Reader {
+        private final byte[] buf;
+        private int pos;
+        private final int end;
+
+        Reader(byte[] buf, int pos, int end) {
+            this.buf = buf;
+            this.pos = pos;
+            this.end = end;
+        }
+
+        boolean more() {
+            return pos < end;
+        }
+
+        long varint() {
+            long result = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                if (pos >= end) {
+                    throw malformed();
+                }
+                byte b = buf[pos++];
+                result |= (long) (b & 0x7f) << shift;
+                if ((b & 0x80) == 0) {
+                    return result;
+                }
+            }
+            throw malformed();
+        }
+
+        int varint32() {
+            return (int) varint();
+        }
+
+        Reader sub() {
+            long len = varint();
+            if (len < 0 || len > end - pos) {
+                throw malformed();
+            }
+            Reader r = new Reader(buf, pos, pos + (int) len);
+            pos += (int) len;
+            return r;
+        }
+
+        byte[] bytes() {
+            Reader r = sub();
+            byte[] out = new byte[r.end - r.pos];
+            System.arraycopy(buf, r.pos, out, 0, out.length);
+            return out;
+        }
+
+        String string() {
+            Reader r = sub();
+            return new String(buf, r.pos, r.end - r.pos, StandardCharsets.UTF_8);
+        }
+
+        void skip(int wireType) {
+            switch (wireType) {
+                case 0 -> varint();
+                case 1 -> advance(8);
+                case 2 -> sub();
+                case 5 -> advance(4);
+                default -> throw malformed();
+            }
+        }
+
+        private void advance(int n) {
+            if (n > end - pos) {
+                throw malformed();
+            }
+            pos += n;
+        }
+
+        private static ApiException malformed() {
+            return ApiException.badRequest("couldn't decode the protobuf body: malformed or truncated message");
+        }
+    }
+}
