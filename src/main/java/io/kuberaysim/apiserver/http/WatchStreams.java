@@ -13,9 +13,10 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,11 +29,15 @@ import java.util.function.Function;
  */
 @Component
 public class WatchStreams implements SmartLifecycle, AutoCloseable {
+    /** Writer threads to start with, and the step the pool grows by when clients stop reading. */
+    static final int WRITERS = 4;
+    private static final int MAX_WRITERS = 256;
+
     /** How often a watcher that allowed bookmarks gets one. */
     static final Duration BOOKMARK_INTERVAL = Duration.ofSeconds(60);
 
     private final GenericRegistry registry;
-    private final ExecutorService writers;
+    private final ThreadPoolExecutor writers;
     private final ScheduledExecutorService timers;
     private final Set<WatchStream> active = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
@@ -40,18 +45,37 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
     WatchStreams(GenericRegistry registry) {
         this.registry = registry;
         AtomicInteger n = new AtomicInteger();
-        // writers: a thread exists only while some watcher has events to write, so idle watchers hold none,
-        // and a client that reads slowly (a blocking socket write) cannot stall the others
-        this.writers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "watch-writer-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        // writers: a few threads shared by all watchers (handing each event to a thread of its own cost 5x the
+        // fan-out rate); idle watchers hold none. A client that stops reading blocks a writer in a socket write,
+        // so the pool grows when it stops making progress, and the others keep streaming.
+        this.writers = new ThreadPoolExecutor(WRITERS, WRITERS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "watch-writer-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.writers.allowCoreThreadTimeOut(true);
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "watch-timers");
             t.setDaemon(true);
             return t;
         });
+        this.timers.scheduleWithFixedDelay(this::growIfStalled, 1, 1, TimeUnit.SECONDS);
+    }
+
+    private long completedAtLastCheck;
+
+    /** Adds writers when every writer is stuck (no drain finished for a second) while watchers wait. */
+    private void growIfStalled() {
+        long completed = writers.getCompletedTaskCount();
+        int size = writers.getMaximumPoolSize();
+        if (completed == completedAtLastCheck && !writers.getQueue().isEmpty()
+                && writers.getActiveCount() >= size && size < MAX_WRITERS) {
+            int grown = Math.min(MAX_WRITERS, size + WRITERS);
+            writers.setMaximumPoolSize(grown);
+            writers.setCorePoolSize(grown);
+        }
+        completedAtLastCheck = completed;
     }
 
     /**

@@ -1,0 +1,78 @@
+package io.kuberaysim.apiserver.http;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.WriteOptions;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Watch writers are shared, so a client that stops reading (its socket write blocks) must not stall the
+ * others: the pool grows when it stops making progress.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"kuberay-sim.controllers=false", "kuberay-sim.watch-history=100000"})
+class WatchSlowClientTest {
+    private static final String PATH = "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=";
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    GenericRegistry registry;
+
+    private Socket openWatch(long rv) throws Exception {
+        Socket s = new Socket("127.0.0.1", port);
+        s.setReceiveBufferSize(4096);
+        OutputStream out = s.getOutputStream();
+        out.write(("GET " + PATH + rv + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return s;
+    }
+
+    @Test
+    void watchersThatStopReadingDoNotStallTheOthers() throws Exception {
+        long rv = registry.store().revision();
+        List<Socket> stuck = new ArrayList<>();
+        for (int i = 0; i < WatchStreams.WRITERS * 2; i++) {
+            stuck.add(openWatch(rv)); // never read: their writes block once the socket buffers are full
+        }
+        int writes = 150;
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<Stream<String>> response = http.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + PATH + rv)).build(), HttpResponse.BodyHandlers.ofLines());
+        CompletableFuture<Long> received = CompletableFuture.supplyAsync(() -> response.body()
+                .filter(l -> l.startsWith("{\"type\":\"ADDED\"")).limit(writes).count());
+        String big = "x".repeat(200_000);
+        for (int i = 0; i < writes; i++) {
+            ObjectNode cm = Json.object();
+            cm.putObject("metadata").put("name", "cm-" + i);
+            cm.putObject("data").put("payload", big);
+            registry.create(ResourceTypes.CONFIGMAPS, "default", cm, WriteOptions.DEFAULT);
+        }
+        assertThat(received.get(60, TimeUnit.SECONDS)).isEqualTo((long) writes);
+        for (Socket s : stuck) {
+            s.close();
+        }
+        response.body().close();
+    }
+}
