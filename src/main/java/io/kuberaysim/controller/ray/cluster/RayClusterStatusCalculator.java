@@ -152,7 +152,7 @@ public final class RayClusterStatusCalculator {
 
         if (failure == null && pods.size() == desired + 1 && allPodsRunning(pods)) {
             state = ClusterState.READY;
-            reason = "";
+            reason = null; // KubeRay clears it to "", which omitempty leaves out of the JSON
         }
         if (spec.suspended() && pods.isEmpty()) {
             state = ClusterState.SUSPENDED;

@@ -162,6 +162,7 @@ class RayClusterReconcilerTest {
         h.advance(Duration.ofMillis(100));
         JsonNode s = status("demo");
         assertThat(s.path("state").asString()).isEqualTo("ready");
+        assertThat(s.has("reason")).as("an empty reason is omitted (omitempty), not \"\"").isFalse();
         assertThat(s.path("readyWorkerReplicas").asInt()).isEqualTo(2);
         assertThat(s.path("availableWorkerReplicas").asInt()).isEqualTo(2);
         assertThat(s.path("minWorkerReplicas").asInt()).isEqualTo(1);
