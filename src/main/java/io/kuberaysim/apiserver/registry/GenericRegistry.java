@@ -521,6 +521,7 @@ public final class GenericRegistry {
         if (current == null) {
             throw ApiException.notFound(type, name);
         }
+        strategy.checkDelete(current);
         checkPreconditions(type, current, options);
         Long grace = strategy.gracePeriodSeconds(current, options.gracePeriodSeconds());
         boolean graceful = grace != null && grace > 0;

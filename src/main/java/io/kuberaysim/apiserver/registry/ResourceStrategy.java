@@ -77,6 +77,10 @@ public interface ResourceStrategy {
         return null;
     }
 
+    /** Refuses the DELETE of an existing object (admission), e.g. a namespace that may not be deleted. */
+    default void checkDelete(StoredObject current) {
+    }
+
     /** Marks an object as being deleted (e.g. a Namespace becomes Terminating). */
     default void prepareForDelete(ObjectNode object) {
     }

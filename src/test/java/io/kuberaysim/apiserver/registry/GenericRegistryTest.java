@@ -300,6 +300,22 @@ class GenericRegistryTest {
     }
 
     @Test
+    @DisplayName("default, kube-system and kube-public may not be deleted (403, NamespaceLifecycle admission)")
+    void immortalNamespacesCannotBeDeleted() {
+        for (String ns : List.of("default", "kube-system", "kube-public")) {
+            assertThatThrownBy(() -> registry.delete(io.kuberaysim.api.ResourceTypes.NAMESPACES, null, ns,
+                    DeleteOptions.DEFAULT))
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(403);
+                        assertThat(e.getMessage())
+                                .isEqualTo("namespaces \"" + ns + "\" is forbidden: this namespace may not be deleted");
+                    });
+            assertThat(registry.reader().get(io.kuberaysim.api.ResourceTypes.NAMESPACES, null, ns).isDeleting())
+                    .isFalse();
+        }
+    }
+
+    @Test
     void podDefaultsAndGracefulDeletion() {
         StoredObject p = registry.create(PODS, "default", pod("p"), WriteOptions.DEFAULT).object();
         assertThat(p.object().at("/status/phase").asString()).isEqualTo("Pending");

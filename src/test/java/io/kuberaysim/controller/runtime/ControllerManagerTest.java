@@ -138,8 +138,9 @@ class ControllerManagerTest {
 
     @Test
     void eventRecorderNeverThrows() {
-        StoredObject cm = configMap("subject");
-        h.client().delete(ResourceTypes.NAMESPACES, null, "default");
+        h.create(ResourceTypes.NAMESPACES, null, "{metadata: {name: doomed}}");
+        StoredObject cm = h.create(ResourceTypes.CONFIGMAPS, "doomed", "{metadata: {name: subject}, data: {k: v}}");
+        h.client().delete(ResourceTypes.NAMESPACES, null, "doomed");
         h.settle();
         h.manager().eventRecorder("x").event(cm, "Normal", "R", "A", "m");
     }

@@ -3,13 +3,16 @@ package io.kuberaysim.apiserver.registry.strategy;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /** core/v1 Namespace: Active on create; Terminating on delete until its content is gone ({@code spec.finalizers}). */
 public final class NamespaceStrategy implements ResourceStrategy {
@@ -40,6 +43,16 @@ public final class NamespaceStrategy implements ResourceStrategy {
     public void prepareForUpdate(ObjectNode object, JsonNode old) {
         Json.child(Json.child(object, "metadata"), "labels").put("kubernetes.io/metadata.name",
                 Json.text(old, "metadata", "name"));
+    }
+
+    /** kube-apiserver's NamespaceLifecycle admission keeps these namespaces forever. */
+    private static final Set<String> IMMORTAL = Set.of("default", "kube-system", "kube-public");
+
+    @Override
+    public void checkDelete(StoredObject current) {
+        if (IMMORTAL.contains(current.name())) {
+            throw ApiException.forbidden(ResourceTypes.NAMESPACES, current.name(), "this namespace may not be deleted");
+        }
     }
 
     @Override
