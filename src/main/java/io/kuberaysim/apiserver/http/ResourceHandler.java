@@ -59,6 +59,9 @@ class ResourceHandler {
             return renderer.list(p.type(), result, req);
         }
         StoredObject o = registry.reader().get(p.type(), p.namespace(), p.name());
+        if ("log".equals(p.subresource())) {
+            return PodLogs.render(o, req.getParameter("container"));
+        }
         return renderer.object(o, req);
     }
 
@@ -79,7 +82,7 @@ class ResourceHandler {
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PUT)
     ResponseEntity<byte[]> update(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
         ResourcePath p = path(req);
-        if (p.isCollection()) {
+        if (p.isCollection() || "log".equals(p.subresource())) {
             throw ApiException.methodNotSupported(p.type(), "update");
         }
         ObjectNode obj = RequestBodies.object(body, req.getContentType());
@@ -104,7 +107,7 @@ class ResourceHandler {
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PATCH)
     ResponseEntity<byte[]> patch(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
         ResourcePath p = path(req);
-        if (p.isCollection()) {
+        if (p.isCollection() || "log".equals(p.subresource())) {
             throw ApiException.methodNotSupported(p.type(), "patch");
         }
         PatchType type = PatchType.fromContentType(req.getContentType())

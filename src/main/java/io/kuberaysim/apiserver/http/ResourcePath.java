@@ -64,7 +64,8 @@ record ResourcePath(ResourceType type, String namespace, String name, String sub
             throw ApiException.pathNotFound();
         }
         if (sub != null && !(sub.equals("status") && type.statusSubresource())
-                && !(sub.equals("finalize") && type.equals(ResourceTypes.NAMESPACES))) {
+                && !(sub.equals("finalize") && type.equals(ResourceTypes.NAMESPACES))
+                && !(sub.equals("log") && type.equals(ResourceTypes.PODS))) {
             throw ApiException.pathNotFound();
         }
         return new ResourcePath(type, namespace, name, sub);
