@@ -54,7 +54,8 @@ record ResourcePath(ResourceType type, String namespace, String name, String sub
         if (rest.size() > 3) {
             throw ApiException.pathNotFound();
         }
-        ResourceType type = ResourcesTypesLookup.find(group, version, rest.get(0));
+        // an unknown group/version/plural is a 404, as kube-apiserver answers unknown paths
+        ResourceType type = ResourceTypes.find(group, version, rest.get(0)).orElseThrow(ApiException::pathNotFound);
         if (namespace != null && !type.namespaced()) {
             throw ApiException.pathNotFound();
         }
@@ -69,12 +70,5 @@ record ResourcePath(ResourceType type, String namespace, String name, String sub
             throw ApiException.pathNotFound();
         }
         return new ResourcePath(type, namespace, name, sub);
-    }
-
-    /** Resolves a group/version/plural to a served type, else 404 as kube-apiserver answers unknown paths. */
-    private static final class ResourcesTypesLookup {
-        static ResourceType find(String group, String version, String plural) {
-            return ResourceTypes.find(group, version, plural).orElseThrow(ApiException::pathNotFound);
-        }
     }
 }

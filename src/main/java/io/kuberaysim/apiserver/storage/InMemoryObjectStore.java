@@ -145,14 +145,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             if (t.containsKey(k)) {
                 throw new KeyExistsException();
             }
-            long rv = revision + 1;
-            StoredObject stored = stamp(type, object, rv);
-            t.put(k, stored);
-            indexUid(null, stored);
-            indexLabels(type, k, null, stored);
-            revision = rv;
-            publish(new WatchEvent(WatchEvent.Type.ADDED, stored, null));
-            return stored;
+            return commit(type, t, k, null, object);
         } finally {
             writeLock.unlock();
         }
@@ -180,18 +173,24 @@ public final class InMemoryObjectStore implements ObjectStore {
                 if (next == current.object() || sameExceptVersion(next, current)) {
                     return current;
                 }
-                long rv = revision + 1;
-                StoredObject stored = stamp(type, next, rv);
-                t.put(k, stored);
-                indexUid(current, stored);
-                indexLabels(type, k, current, stored);
-                revision = rv;
-                publish(new WatchEvent(WatchEvent.Type.MODIFIED, stored, current));
-                return stored;
+                return commit(type, t, k, current, next);
             } finally {
                 writeLock.unlock();
             }
         }
+    }
+
+    /** Stores {@code next} at the next revision, updates the indexes and publishes ADDED or MODIFIED; under the lock. */
+    private StoredObject commit(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
+                                StoredObject previous, ObjectNode next) {
+        long rv = revision + 1;
+        StoredObject stored = stamp(type, next, rv);
+        t.put(k, stored);
+        indexUid(previous, stored);
+        indexLabels(type, k, previous, stored);
+        revision = rv;
+        publish(new WatchEvent(previous == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED, stored, previous));
+        return stored;
     }
 
     private static boolean sameExceptVersion(ObjectNode next, StoredObject current) {
