@@ -13,6 +13,7 @@ import io.kuberaysim.apiserver.patch.StrategicMergePatch;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore.UpdateResult;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.validation.NameValidation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,8 +36,6 @@ import java.util.function.Supplier;
  * come from {@link ResourceStrategy}; reads and watches are in {@link ResourceReader}.
  */
 public final class GenericRegistry {
-    private static final String GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
-    private static final int MAX_GENERATED_PREFIX = 58;
 
     private final ObjectStore store;
     private final Map<ResourceType, ResourceStrategy> strategies;
@@ -191,15 +190,10 @@ public final class GenericRegistry {
     }
 
     private String generateName(String prefix) {
-        String base = prefix.length() > MAX_GENERATED_PREFIX ? prefix.substring(0, MAX_GENERATED_PREFIX) : prefix;
-        StringBuilder sb = new StringBuilder(base);
         java.util.random.RandomGenerator r = random.get();
         synchronized (r) {
-            for (int i = 0; i < 5; i++) {
-                sb.append(GENERATE_NAME_ALPHABET.charAt(r.nextInt(GENERATE_NAME_ALPHABET.length())));
-            }
+            return NameValidation.generateName(prefix, r);
         }
-        return sb.toString();
     }
 
     private String newUid() {

@@ -1,5 +1,7 @@
 package io.kuberaysim.apiserver.validation;
 
+import io.kuberaysim.api.RandomString;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -202,8 +204,6 @@ public final class NameValidation {
         return name;
     }
 
-    /** Characters of the random generateName suffix: no vowels (no accidental words) and no look-alikes. */
-    private static final String GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
     /** Length of the random generateName suffix. */
     public static final int GENERATE_NAME_RANDOM_LENGTH = 5;
     private static final int MAX_GENERATED_NAME_LENGTH = DNS1123_LABEL_MAX_LENGTH - GENERATE_NAME_RANDOM_LENGTH;
@@ -217,11 +217,7 @@ public final class NameValidation {
     public static String generateName(String prefix, java.util.random.RandomGenerator random) {
         String base = prefix.length() > MAX_GENERATED_NAME_LENGTH ? prefix.substring(0, MAX_GENERATED_NAME_LENGTH)
                 : prefix;
-        StringBuilder sb = new StringBuilder(base);
-        for (int i = 0; i < GENERATE_NAME_RANDOM_LENGTH; i++) {
-            sb.append(GENERATE_NAME_ALPHABET.charAt(random.nextInt(GENERATE_NAME_ALPHABET.length())));
-        }
-        return sb.toString();
+        return base + RandomString.of(GENERATE_NAME_RANDOM_LENGTH, random);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.kuberaysim.controller.ray.job;
 
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
+import io.kuberaysim.api.RandomString;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.ClusterState;
 import io.kuberaysim.api.ray.DeletionPolicyType;
@@ -76,7 +77,6 @@ public final class RayJobReconciler implements Reconciler {
     /** DefaultSubmitterFinishedTimeout. */
     static final Duration SUBMITTER_FINISHED_TIMEOUT = Duration.ofSeconds(30);
     private static final String DASHBOARD_PORT_NAME = "dashboard";
-    private static final String RAND_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
     private final KubeClient client;
     private final Clock clock;
@@ -919,12 +919,9 @@ public final class RayJobReconciler implements Reconciler {
         return new Random(h);
     }
 
+    /** KubeRay's {@code GenerateRayClusterName} / {@code GenerateRayJobId} suffix: {@code rand.String(5)}. */
     private static String rand5(Random r) {
-        StringBuilder b = new StringBuilder(5);
-        for (int i = 0; i < 5; i++) {
-            b.append(RAND_ALPHABET.charAt(r.nextInt(RAND_ALPHABET.length())));
-        }
-        return b.toString();
+        return RandomString.of(5, r);
     }
 
     private Instant now() {

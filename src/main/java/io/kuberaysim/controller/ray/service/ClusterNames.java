@@ -1,17 +1,17 @@
 package io.kuberaysim.controller.ray.service;
 
+import io.kuberaysim.api.RandomString;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * Names of a RayService's clusters: {@code <rayservice>-<5 chars of [a-z0-9]>} (KubeRay
+ * Names of a RayService's clusters: {@code <rayservice>-<5 chars of rand.String's alphabet>} (KubeRay
  * {@code GenerateRayClusterName}). KubeRay draws the suffix at random; here it is derived from the simulation seed,
  * the RayService's identity and generation and an attempt counter, so virtual-clock runs repeat exactly.
  */
 public final class ClusterNames {
-
-    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
     private ClusterNames() {
     }
@@ -32,7 +32,7 @@ public final class ClusterNames {
         }
         StringBuilder sb = new StringBuilder(rayService).append('-');
         for (int i = 0; i < 5; i++) {
-            sb.append(ALPHABET.charAt((d[i] & 0xff) % ALPHABET.length()));
+            sb.append(RandomString.charFor(d[i] & 0xff));
         }
         return sb.toString();
     }

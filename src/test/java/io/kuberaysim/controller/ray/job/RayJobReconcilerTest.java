@@ -105,8 +105,9 @@ class RayJobReconcilerTest {
         RayJobStatus st = status("demo");
         assertThat(st.jobDeploymentStatus()).isEqualTo("Initializing");
         String clusterName = st.rayClusterName();
-        assertThat(clusterName).matches("demo-[a-z0-9]{5}");
-        assertThat(st.jobId()).matches("demo-[a-z0-9]{5}").isNotEqualTo(clusterName);
+        // KubeRay utils/util.go GenerateRayClusterName and GenerateRayJobId: <rayjob>-rand.String(5)
+        assertThat(clusterName).matches("demo-[bcdfghjklmnpqrstvwxz2456789]{5}");
+        assertThat(st.jobId()).matches("demo-[bcdfghjklmnpqrstvwxz2456789]{5}").isNotEqualTo(clusterName);
         StoredObject rc = cluster(clusterName);
         assertThat(rc.labels()).containsEntry("ray.io/originated-from-cr-name", "demo")
                 .containsEntry("ray.io/originated-from-crd", "RayJob")
