@@ -4,11 +4,12 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import tools.jackson.databind.JsonNode;
 
 import java.math.BigDecimal;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
 /** Amounts of named resources (cpu in cores, memory in bytes, nvidia.com/gpu, pods), parsed with fabric8's Quantity. */
-final class Resources {
+public final class Resources {
     static final String CPU = "cpu";
     static final String MEMORY = "memory";
     static final String GPU = "nvidia.com/gpu";
@@ -21,7 +22,8 @@ final class Resources {
 
     private final Map<String, BigDecimal> amounts = new TreeMap<>();
 
-    BigDecimal get(String name) {
+    /** The amount of {@code name}, zero when absent. */
+    public BigDecimal get(String name) {
         return amounts.getOrDefault(name, BigDecimal.ZERO);
     }
 
@@ -38,7 +40,7 @@ final class Resources {
     }
 
     /** A map of quantities such as {@code {cpu: "500m", memory: "1Gi"}}. */
-    static Resources of(JsonNode quantities) {
+    public static Resources of(JsonNode quantities) {
         Resources r = new Resources();
         if (quantities != null && quantities.isObject()) {
             quantities.properties().forEach(e -> r.add(e.getKey(), parse(e.getValue().asString())));
@@ -50,7 +52,7 @@ final class Resources {
      * What a pod asks for: per resource the sum over containers of requests (falling back to limits),
      * or the largest init container's when that is bigger, as kube-scheduler computes it; plus one pod.
      */
-    static Resources ofPod(JsonNode pod) {
+    public static Resources ofPod(JsonNode pod) {
         Resources sum = new Resources();
         for (JsonNode c : pod.path("spec").path("containers")) {
             sum.addAll(container(c), 1);
@@ -74,7 +76,8 @@ final class Resources {
         return r;
     }
 
-    Map<String, BigDecimal> asMap() {
-        return amounts;
+    /** Every named amount, by resource name. */
+    public Map<String, BigDecimal> asMap() {
+        return Collections.unmodifiableMap(amounts);
     }
 }

@@ -33,6 +33,7 @@ final class WatchStream implements WatchSink {
     private final ResourceType type;
     private final Executor executor;
     private final Function<WatchEvent, byte[]> encoder;
+    private final WatchEventsListener listener;
     private final Emitter emitter = new Emitter();
     private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
@@ -48,12 +49,15 @@ final class WatchStream implements WatchSink {
     private final java.util.List<Runnable> onClose = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
-     * @param encoder turns an event into its wire line; the default shares {@link WatchEvent#line} between watchers
+     * @param encoder  turns an event into its wire line; the default shares {@link WatchEvent#line} between watchers
+     * @param listener told about each object event written
      */
-    WatchStream(ResourceType type, Executor executor, Function<WatchEvent, byte[]> encoder) {
+    WatchStream(ResourceType type, Executor executor, Function<WatchEvent, byte[]> encoder,
+                WatchEventsListener listener) {
         this.type = type;
         this.executor = executor;
         this.encoder = encoder;
+        this.listener = listener;
         emitter.onCompletion(this::release);
         emitter.onError(e -> release());
         emitter.onTimeout(this::release);
@@ -210,7 +214,13 @@ final class WatchStream implements WatchSink {
         Object item;
         while ((item = queue.poll()) != null) {
             queued.decrementAndGet();
-            byte[] line = item instanceof byte[] raw ? raw : encoder.apply((WatchEvent) item);
+            byte[] line;
+            if (item instanceof byte[] raw) {
+                line = raw;
+            } else {
+                line = encoder.apply((WatchEvent) item);
+                listener.sent(type);
+            }
             if (batch == null) {
                 batch = new ByteArrayOutputStream(Math.max(256, line.length));
             }

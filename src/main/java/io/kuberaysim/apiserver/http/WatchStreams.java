@@ -6,6 +6,7 @@ import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.WatchEvent;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
@@ -37,13 +38,15 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
     static final Duration BOOKMARK_INTERVAL = Duration.ofSeconds(60);
 
     private final GenericRegistry registry;
+    private final WatchEventsListener listener;
     private final ThreadPoolExecutor writers;
     private final ScheduledExecutorService timers;
     private final Set<WatchStream> active = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
 
-    WatchStreams(GenericRegistry registry) {
+    WatchStreams(GenericRegistry registry, ObjectProvider<WatchEventsListener> listener) {
         this.registry = registry;
+        this.listener = listener.getIfAvailable(() -> WatchEventsListener.NONE);
         AtomicInteger n = new AtomicInteger();
         // writers: a few threads shared by all watchers (handing each event to a thread of its own cost 5x the
         // fan-out rate); idle watchers hold none. A client that stops reading blocks a writer in a socket write,
@@ -89,7 +92,8 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
      */
     ResponseBodyEmitter open(ResourceType type, String namespace, ListOptions options,
                              Function<WatchEvent, byte[]> encoder) {
-        WatchStream stream = new WatchStream(type, writers, encoder == null ? WatchStream::sharedLine : encoder);
+        WatchStream stream = new WatchStream(type, writers, encoder == null ? WatchStream::sharedLine : encoder,
+                listener);
         stream.startFrom(startRevision(options));
         active.add(stream);
         stream.onClose(() -> active.remove(stream));

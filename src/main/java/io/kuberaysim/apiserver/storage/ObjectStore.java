@@ -20,6 +20,11 @@ public interface ObjectStore {
 
     StoredObject getByUid(String uid);
 
+    /** How many objects of {@code type} are stored (kube-apiserver's {@code apiserver_storage_objects}). */
+    default long count(ResourceType type) {
+        return list(type, null).items().size();
+    }
+
     /** A consistent snapshot of one type, optionally one namespace (null = all), sorted by namespace/name. */
     Snapshot list(ResourceType type, String namespace);
 

@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.runtime;
 
+import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.queue.ItemExponentialFailureRateLimiter;
 import io.kuberaysim.controller.runtime.queue.RateLimiter;
@@ -41,6 +42,7 @@ public final class Controller {
     private final Clock clock;
     private final Reconciler reconciler;
     private final WorkQueue<Request> queue;
+    private final ReconcileMetrics metrics;
     private final int maxConcurrentReconciles;
     private final boolean onLoop;
 
@@ -63,6 +65,12 @@ public final class Controller {
     /** A controller whose requeues back off as {@code rateLimiter} says. */
     public Controller(String name, Clock clock, Reconciler reconciler, int maxConcurrentReconciles,
             RateLimiter<Request> rateLimiter) {
+        this(name, clock, reconciler, maxConcurrentReconciles, rateLimiter, ControllerMetrics.NONE);
+    }
+
+    /** A controller whose requeues back off as {@code rateLimiter} says, reporting to {@code metrics}. */
+    public Controller(String name, Clock clock, Reconciler reconciler, int maxConcurrentReconciles,
+            RateLimiter<Request> rateLimiter, ControllerMetrics metrics) {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
@@ -71,7 +79,8 @@ public final class Controller {
         }
         this.maxConcurrentReconciles = maxConcurrentReconciles;
         this.onLoop = Clock.MODE_VIRTUAL.equals(clock.mode());
-        this.queue = new WorkQueue<>(name, clock, rateLimiter);
+        this.queue = new WorkQueue<>(name, clock, rateLimiter, metrics.queue(name));
+        this.metrics = metrics.reconciles(name, onLoop ? 1 : maxConcurrentReconciles);
         this.queue.onReady(this::scheduleDrain);
     }
 
@@ -190,14 +199,15 @@ public final class Controller {
     }
 
     private void process(Request request) {
+        long mark = metrics.started();
+        ReconcileMetrics.Outcome outcome = ReconcileMetrics.Outcome.ERROR;
         try {
             Result result;
             try {
                 result = reconciler.reconcile(request);
             } catch (Throwable t) {
                 // Like controller-runtime's panic recovery: a failing reconcile is retried, never fatal.
-                log.error("Reconciler error: controller={} request={} retries={}",
-                        name, request, queue.numRequeues(request), t);
+                logFailure(request, t);
                 queue.addRateLimited(request);
                 return;
             }
@@ -205,15 +215,33 @@ public final class Controller {
                 result = Result.done();
             }
             if (result.requeueAfter().compareTo(Duration.ZERO) > 0) {
+                outcome = ReconcileMetrics.Outcome.REQUEUE_AFTER;
                 queue.forget(request);
                 queue.addAfter(request, result.requeueAfter());
             } else if (result.requeue()) {
+                outcome = ReconcileMetrics.Outcome.REQUEUE;
                 queue.addRateLimited(request);
             } else {
+                outcome = ReconcileMetrics.Outcome.SUCCESS;
                 queue.forget(request);
             }
         } finally {
             queue.done(request);
+            metrics.finished(mark, outcome);
+        }
+    }
+
+    /**
+     * One line per failed reconcile. An API error (conflict, not found, invalid) is part of a controller's normal
+     * life and retried, so its message is enough; anything else is a bug and gets its stack trace.
+     */
+    private void logFailure(Request request, Throwable t) {
+        if (t instanceof ApiException e) {
+            log.error("Reconciler error: controller={} request={} retries={} error={} ({})",
+                    name, request, queue.numRequeues(request), e.getMessage(), e.code());
+        } else {
+            log.error("Reconciler error: controller={} request={} retries={}",
+                    name, request, queue.numRequeues(request), t);
         }
     }
 

@@ -3,6 +3,7 @@ package io.kuberaysim.controller.runtime;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.cache.InformerHandler;
+import io.kuberaysim.controller.runtime.queue.ItemExponentialFailureRateLimiter;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import tools.jackson.databind.JsonNode;
@@ -70,7 +71,8 @@ public final class ControllerBuilder {
         if (primary == null && !owned.isEmpty()) {
             throw new IllegalStateException("controller " + name + ": owns() needs forType()");
         }
-        Controller controller = new Controller(name, manager.clock(), reconciler, manager.concurrency());
+        Controller controller = new Controller(name, manager.clock(), reconciler, manager.concurrency(),
+                new ItemExponentialFailureRateLimiter<>(), manager.metrics());
         if (primary != null) {
             UpdatePredicate p = primaryPredicate;
             manager.informer(primary).addHandler(new InformerHandler() {

@@ -32,6 +32,7 @@ public final class ControllerManager implements AutoCloseable {
     private final Clock clock;
     private final int concurrency;
     private final KubeClient client;
+    private final ControllerMetrics metrics;
     private final Map<ResourceType, SharedInformer> informers = new LinkedHashMap<>(); // guarded by this
     private final List<Controller> controllers = new ArrayList<>(); // guarded by this
     private final Map<String, EventRecorder> recorders = new ConcurrentHashMap<>();
@@ -43,6 +44,15 @@ public final class ControllerManager implements AutoCloseable {
      * @param concurrency parallel reconciles per controller on a wall clock (a virtual clock runs one at a time)
      */
     public ControllerManager(GenericRegistry registry, Clock clock, int concurrency) {
+        this(registry, clock, concurrency, ControllerMetrics.NONE);
+    }
+
+    /**
+     * @param concurrency parallel reconciles per controller on a wall clock (a virtual clock runs one at a time)
+     * @param metrics     where controllers and their queues report (controller-runtime's and client-go's metrics)
+     */
+    public ControllerManager(GenericRegistry registry, Clock clock, int concurrency, ControllerMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.clock = Objects.requireNonNull(clock, "clock");
         if (concurrency < 1) {
@@ -83,6 +93,21 @@ public final class ControllerManager implements AutoCloseable {
     /** Parallel reconciles per controller on a wall clock. */
     public int concurrency() {
         return concurrency;
+    }
+
+    /** Where the controllers built by this manager report. */
+    public ControllerMetrics metrics() {
+        return metrics;
+    }
+
+    /** The informers created so far (each shared by every controller reading its type). */
+    public synchronized List<SharedInformer> informers() {
+        return List.copyOf(informers.values());
+    }
+
+    /** Whether {@link #start()} was called and {@link #close()} was not. */
+    public synchronized boolean isRunning() {
+        return started && !closed;
     }
 
     /** Starts describing a controller named {@code name} (used in logs and worker thread names). */

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -224,6 +225,20 @@ public final class RayDashboard {
             table.values().forEach(j -> out.add(j.details()));
         }
         return out;
+    }
+
+    /** How many jobs every dashboard holds in each state (every state present, zero included). */
+    public synchronized Map<JobState, Integer> jobsByState() {
+        Map<JobState, Integer> counts = new EnumMap<>(JobState.class);
+        for (JobState state : JobState.values()) {
+            counts.put(state, 0);
+        }
+        for (Map<String, SimJob> table : tables.values()) {
+            for (SimJob job : table.values()) {
+                counts.merge(job.state, 1, Integer::sum);
+            }
+        }
+        return counts;
     }
 
     /**

@@ -45,6 +45,7 @@ public final class WorkQueue<T> {
     private final String name;
     private final Clock clock;
     private final RateLimiter<T> rateLimiter;
+    private final QueueMetrics metrics;
     private final List<Runnable> readyListeners = new CopyOnWriteArrayList<>();
 
     // Guarded by `this`.
@@ -61,9 +62,15 @@ public final class WorkQueue<T> {
 
     /** A queue backing off as {@code rateLimiter} says. */
     public WorkQueue(String name, Clock clock, RateLimiter<T> rateLimiter) {
+        this(name, clock, rateLimiter, QueueMetrics.NONE);
+    }
+
+    /** A queue backing off as {@code rateLimiter} says and reporting to {@code metrics}. */
+    public WorkQueue(String name, Clock clock, RateLimiter<T> rateLimiter, QueueMetrics metrics) {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
     /** Name used in logs. */
@@ -93,6 +100,7 @@ public final class WorkQueue<T> {
             return false;
         }
         queue.addLast(item);
+        metrics.added(item);
         return true;
     }
 
@@ -107,6 +115,7 @@ public final class WorkQueue<T> {
         }
         processing.add(item);
         dirty.remove(item);
+        metrics.taken(item);
         return item;
     }
 
@@ -115,9 +124,11 @@ public final class WorkQueue<T> {
         Objects.requireNonNull(item, "item");
         boolean becameReady = false;
         synchronized (this) {
+            metrics.done(item);
             processing.remove(item);
             if (dirty.contains(item)) {
                 queue.addLast(item);
+                metrics.added(item);
                 becameReady = true;
             }
         }
@@ -133,6 +144,10 @@ public final class WorkQueue<T> {
     public void addAfter(T item, Duration delay) {
         Objects.requireNonNull(item, "item");
         Objects.requireNonNull(delay, "delay");
+        if (isShuttingDown()) {
+            return;
+        }
+        metrics.retried(item); // client-go counts every delayed add as a retry, requeueAfter included
         if (delay.isNegative() || delay.isZero()) {
             add(item);
             return;
