@@ -2,7 +2,9 @@ package io.kuberaysim.config;
 
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.ControllerMetrics;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -21,8 +23,8 @@ class ControllerConfiguration {
 
     @Bean(destroyMethod = "close")
     ControllerManager controllerManager(GenericRegistry registry, Clock clock,
-            @Value("${kuberay-sim.reconcile-concurrency:1}") int concurrency) {
-        return new ControllerManager(registry, clock, concurrency);
+            @Value("${kuberay-sim.reconcile-concurrency:1}") int concurrency, ObjectProvider<ControllerMetrics> metrics) {
+        return new ControllerManager(registry, clock, concurrency, metrics.getIfAvailable(() -> ControllerMetrics.NONE));
     }
 
     /** Starts the manager when the application is ready, after every configuration had its chance to register. */

@@ -347,6 +347,19 @@ class KubectlE2ETest {
         assertThat(gone.err()).contains("Error from server (NotFound): rayclusters.ray.io \"doomed\" not found");
     }
 
+    @Test
+    void getRawReadsHealthAndPrometheusMetrics() throws Exception {
+        Result ready = kubectl("get", "--raw", "/readyz?verbose");
+        assertThat(ready.exit()).as(ready.all()).isZero();
+        assertThat(ready.out()).startsWith("[+]ping ok\n").endsWith("readyz check passed\n");
+        Result metrics = kubectl("get", "--raw", "/metrics");
+        assertThat(metrics.exit()).as(metrics.all()).isZero();
+        assertThat(metrics.out()).contains("# TYPE apiserver_request_total counter\n",
+                "apiserver_storage_objects{resource=\"rayclusters.ray.io\"} ");
+        Result missing = kubectl("get", "--raw", "/readyz/etcd");
+        assertThat(missing.err()).contains("Error from server (NotFound)");
+    }
+
     tools.jackson.databind.JsonNode spec(String name) {
         return registry.reader().get(ResourceTypes.RAYCLUSTERS, "default", name).object().get("spec");
     }

@@ -1,0 +1,155 @@
+package io.kuberaysim.config;
+
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.storage.ObjectStore;
+import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.ControllerMetrics;
+import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.observability.health.ControllerChecks;
+import io.kuberaysim.observability.health.HealthCheck;
+import io.kuberaysim.observability.health.HealthChecks;
+import io.kuberaysim.observability.health.ShutdownCheck;
+import io.kuberaysim.observability.metrics.ApiServerRequestMetrics;
+import io.kuberaysim.observability.metrics.ClockMetrics;
+import io.kuberaysim.observability.metrics.ControllerRuntimeMetrics;
+import io.kuberaysim.observability.metrics.RayClusterMetrics;
+import io.kuberaysim.observability.metrics.RayJobMetrics;
+import io.kuberaysim.observability.metrics.RayServiceMetrics;
+import io.kuberaysim.observability.metrics.RequestMetricsFilter;
+import io.kuberaysim.observability.metrics.SimulationMetrics;
+import io.kuberaysim.observability.metrics.StorageObjectsMetrics;
+import io.kuberaysim.observability.metrics.WatchEventsMetrics;
+import io.kuberaysim.sim.ray.RayDashboard;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Health endpoints and Prometheus metrics: one Micrometer Prometheus registry holding kube-apiserver's request,
+ * storage and watch metrics, client-go's and controller-runtime's controller metrics, the JVM's, and collectors
+ * computing KubeRay's and the simulated cluster's series from the informer caches. {@code /metrics},
+ * {@code /healthz}, {@code /livez} and {@code /readyz} are served from {@code io.kuberaysim.observability}.
+ * {@code kuberay-sim.metrics.requests=false} leaves the request metrics out (for overhead measurements).
+ */
+@Configuration(proxyBeanMethods = false)
+class ObservabilityConfiguration {
+
+    @Bean(destroyMethod = "close")
+    PrometheusMeterRegistry prometheusMeterRegistry(ObjectStore store, Clock clock) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        StorageObjectsMetrics.register(registry, store, ResourceTypes.ALL_TYPES);
+        ClockMetrics.register(registry, clock);
+        return registry;
+    }
+
+    @Bean(destroyMethod = "close")
+    JvmGcMetrics jvmGcMetrics(PrometheusMeterRegistry registry) {
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        return gc;
+    }
+
+    @Bean
+    ControllerMetrics controllerMetrics(PrometheusMeterRegistry registry) {
+        return new ControllerRuntimeMetrics(registry);
+    }
+
+    @Bean
+    WatchEventsMetrics watchEventsMetrics(PrometheusMeterRegistry registry) {
+        return new WatchEventsMetrics(registry);
+    }
+
+    @Bean
+    ApiServerRequestMetrics apiServerRequestMetrics(PrometheusMeterRegistry registry) {
+        return new ApiServerRequestMetrics(registry);
+    }
+
+    /** Outermost, so every request is counted, those other filters turn away included. */
+    @Bean
+    @ConditionalOnProperty(name = "kuberay-sim.metrics.requests", havingValue = "true", matchIfMissing = true)
+    FilterRegistrationBean<RequestMetricsFilter> requestMetricsFilter(ApiServerRequestMetrics metrics) {
+        FilterRegistrationBean<RequestMetricsFilter> bean = new FilterRegistrationBean<>(new RequestMetricsFilter(metrics));
+        bean.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return bean;
+    }
+
+    @Bean
+    ShutdownCheck shutdownCheck() {
+        return new ShutdownCheck();
+    }
+
+    /**
+     * ping everywhere; with the controller manager, {@code controllers} on all three and {@code informer-sync} on
+     * readyz; {@code shutdown} on readyz.
+     */
+    @Bean
+    HealthChecks healthChecks(ShutdownCheck shutdown, ObjectProvider<ControllerManager> managers) {
+        List<HealthCheck> healthz = new ArrayList<>(List.of(HealthCheck.ping()));
+        List<HealthCheck> livez = new ArrayList<>(List.of(HealthCheck.ping()));
+        List<HealthCheck> readyz = new ArrayList<>(List.of(HealthCheck.ping()));
+        ControllerManager manager = managers.getIfAvailable();
+        if (manager != null) {
+            HealthCheck controllers = ControllerChecks.controllers(manager);
+            healthz.add(controllers);
+            livez.add(controllers);
+            readyz.add(ControllerChecks.informerSync(manager));
+            readyz.add(controllers);
+        }
+        readyz.add(shutdown);
+        return new HealthChecks(healthz, livez, readyz);
+    }
+
+    /** KubeRay's operator metrics and the simulated cluster's, when the operator runs. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "kuberay-sim.controllers", havingValue = "true", matchIfMissing = true)
+    static class OperatorMetrics {
+
+        @Bean
+        RayClusterMetrics rayClusterMetrics(ControllerManager manager, PrometheusMeterRegistry registry) {
+            RayClusterMetrics metrics = new RayClusterMetrics(manager);
+            registry.getPrometheusRegistry().register(metrics);
+            return metrics;
+        }
+
+        @Bean
+        RayJobMetrics rayJobMetrics(ControllerManager manager, PrometheusMeterRegistry registry) {
+            RayJobMetrics metrics = new RayJobMetrics(manager);
+            registry.getPrometheusRegistry().register(metrics);
+            return metrics;
+        }
+
+        @Bean
+        RayServiceMetrics rayServiceMetrics(ControllerManager manager, PrometheusMeterRegistry registry) {
+            RayServiceMetrics metrics = new RayServiceMetrics(manager);
+            registry.getPrometheusRegistry().register(metrics);
+            return metrics;
+        }
+
+        @Bean
+        SimulationMetrics simulationMetrics(ControllerManager manager, ObjectProvider<RayDashboard> dashboard,
+                                            PrometheusMeterRegistry registry) {
+            SimulationMetrics metrics = new SimulationMetrics(manager, dashboard.getIfAvailable());
+            registry.getPrometheusRegistry().register(metrics);
+            return metrics;
+        }
+    }
+}
