@@ -8,6 +8,7 @@ import io.kuberaysim.api.ray.RayService;
 import io.kuberaysim.apiserver.gc.GarbageCollector;
 import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.ObjectExpiry;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.registry.strategy.ConfigMapStrategy;
@@ -32,7 +33,10 @@ import tools.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Random;
 
-/** Wires the API machinery: clock, store, strategies, registry, garbage collector and namespace lifecycle. */
+/**
+ * Wires the API machinery: clock, store, strategies, registry, garbage collector, namespace lifecycle and the
+ * expiry of Events ({@code kuberay-sim.event-ttl}).
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SimProperties.class)
 class ApiServerConfiguration {
@@ -62,7 +66,7 @@ class ApiServerConfiguration {
     /** The registry with every served resource's strategy and the namespaces a cluster starts with. */
     static GenericRegistry createRegistry(ObjectStore store, Clock clock, SimProperties props) {
         List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), new PodStrategy(),
-                new ServiceStrategy(), new EventStrategy(), new ConfigMapStrategy(), new JobStrategy(),
+                new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(), new JobStrategy(),
                 new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53),
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
                 new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47));
@@ -84,6 +88,11 @@ class ApiServerConfiguration {
     @Bean(initMethod = "start", destroyMethod = "close")
     GarbageCollector garbageCollector(GenericRegistry registry, Clock clock) {
         return new GarbageCollector(registry, clock::execute);
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    ObjectExpiry objectExpiry(GenericRegistry registry, Clock clock) {
+        return new ObjectExpiry(registry, clock);
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")

@@ -2,6 +2,7 @@ package io.kuberaysim.config;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -13,10 +14,12 @@ import java.time.Instant;
  * @param seed         seed of generated names and uids, so virtual-clock runs are reproducible
  * @param watchHistory how many past changes are kept for watches resuming from a resourceVersion
  * @param controllers  whether the KubeRay operator and the simulated cluster run (off: a bare API server)
+ * @param eventTtl     how long an Event lives after its last write, on the clock (kube-apiserver's
+ *                     {@code --event-ttl}); 0 keeps Events for ever
  */
 @ConfigurationProperties("kuberay-sim")
 public record SimProperties(String clock, Instant virtualStart, Double virtualSpeed, Long seed, Integer watchHistory,
-                            Boolean controllers) {
+                            Boolean controllers, Duration eventTtl) {
     public SimProperties {
         clock = clock == null ? "wall" : clock;
         virtualStart = virtualStart == null ? Instant.parse("2025-01-01T00:00:00Z") : virtualStart;
@@ -24,6 +27,10 @@ public record SimProperties(String clock, Instant virtualStart, Double virtualSp
         seed = seed == null ? 42L : seed;
         watchHistory = watchHistory == null ? 10_000 : watchHistory;
         controllers = controllers == null || controllers;
+        eventTtl = eventTtl == null ? Duration.ofHours(1) : eventTtl;
+        if (eventTtl.isNegative()) {
+            throw new IllegalArgumentException("kuberay-sim.event-ttl must not be negative: " + eventTtl);
+        }
     }
 
     public boolean virtual() {

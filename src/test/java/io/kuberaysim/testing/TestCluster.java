@@ -4,6 +4,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.gc.GarbageCollector;
 import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.ObjectExpiry;
 import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.config.TestWiring;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
@@ -11,12 +12,16 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
 
-/** An API server core on a virtual clock, without Spring: registry, garbage collector, namespace lifecycle. */
+/**
+ * An API server core on a virtual clock, without Spring: registry, garbage collector, namespace lifecycle, Event
+ * expiry (the default TTL of one hour).
+ */
 public final class TestCluster implements AutoCloseable {
     public final VirtualClock clock = new VirtualClock();
     public final GenericRegistry registry;
     private final GarbageCollector gc;
     private final NamespaceLifecycle namespaces;
+    private final ObjectExpiry expiry;
 
     public TestCluster() {
         registry = TestWiring.registry(new InMemoryObjectStore(10_000), clock);
@@ -24,6 +29,8 @@ public final class TestCluster implements AutoCloseable {
         gc.start();
         namespaces = new NamespaceLifecycle(registry, clock::execute, io.kuberaysim.api.ResourceTypes.ALL_TYPES);
         namespaces.start();
+        expiry = new ObjectExpiry(registry, clock);
+        expiry.start();
     }
 
     /** Lets the garbage collector and other loop work finish. */
@@ -43,6 +50,7 @@ public final class TestCluster implements AutoCloseable {
     public void close() {
         gc.close();
         namespaces.close();
+        expiry.close();
         clock.close();
     }
 }

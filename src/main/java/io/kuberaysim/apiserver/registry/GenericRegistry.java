@@ -63,6 +63,11 @@ public final class GenericRegistry {
         return reader;
     }
 
+    /** Every served resource's strategy. */
+    public java.util.Collection<ResourceStrategy> strategies() {
+        return strategies.values();
+    }
+
     public ResourceStrategy strategy(ResourceType type) {
         ResourceStrategy s = strategies.get(type);
         if (s == null) {

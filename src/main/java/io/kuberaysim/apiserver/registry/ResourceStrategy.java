@@ -10,6 +10,7 @@ import io.kuberaysim.apiserver.validation.NameValidation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +95,14 @@ public interface ResourceStrategy {
     /** Whether strategic merge patch applies (built-ins only), and with which list merge keys. */
     default MergeKeys mergeKeys() {
         return type().isCustomResource() ? null : MergeKeys.builtins();
+    }
+
+    /**
+     * How long an object lives after its last write before it is deleted (kube-apiserver's {@code TTLFunc}, an etcd
+     * lease per write); null = for ever. Every create and update starts the time again.
+     */
+    default Duration timeToLive() {
+        return null;
     }
 
     /** Field selector extractors beyond metadata.name and metadata.namespace. */

@@ -8,12 +8,16 @@ import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-/** core/v1 Event: selectable by the involved object, reason, type and source, which {@code kubectl describe} uses. */
+/**
+ * core/v1 Event: selectable by the involved object, reason, type and source, which {@code kubectl describe} uses;
+ * deleted once {@code ttl} has passed since its last write, as kube-apiserver's {@code --event-ttl} does.
+ */
 public final class EventStrategy implements ResourceStrategy {
     private static final Map<String, Function<JsonNode, String>> FIELDS;
 
@@ -29,6 +33,13 @@ public final class EventStrategy implements ResourceStrategy {
         FIELDS = Map.copyOf(m);
     }
 
+    private final Duration ttl;
+
+    /** @param ttl time to live after the last write; zero keeps Events for ever */
+    public EventStrategy(Duration ttl) {
+        this.ttl = ttl;
+    }
+
     private static String orEmpty(String s) {
         return s == null ? "" : s;
     }
@@ -36,6 +47,11 @@ public final class EventStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
         return ResourceTypes.EVENTS;
+    }
+
+    @Override
+    public Duration timeToLive() {
+        return ttl.isZero() ? null : ttl;
     }
 
     @Override
