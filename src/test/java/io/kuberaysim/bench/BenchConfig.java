@@ -22,21 +22,27 @@ import java.util.stream.Collectors;
  * @param watchWrites     writes observed by every watcher
  * @param controllersOn   also measure the HTTP figures with the controllers switched on
  * @param scenarios       which scenarios run
+ * @param churnRuns       consecutive create/delete churn runs on one server
+ * @param churn           length of one churn run
+ * @param churnEventTtls  {@code kuberay-sim.event-ttl} values, one server each ({@code 0}: Events never expire)
  */
 record BenchConfig(String name, int objects, Duration warmup, Duration measure, int rounds, int connections,
                    int growthSmall, int growthLarge, List<Integer> scaleSizes, int watchers, int watchWrites,
-                   boolean controllersOn, Set<String> scenarios) {
+                   boolean controllersOn, Set<String> scenarios, int churnRuns, Duration churn,
+                   List<String> churnEventTtls) {
 
-    static final List<String> ALL_SCENARIOS = List.of("http", "growth", "scale", "watch", "demo");
+    static final List<String> ALL_SCENARIOS = List.of("http", "growth", "scale", "watch", "demo", "churn");
 
     static BenchConfig full() {
         return new BenchConfig("full", 10_000, Duration.ofSeconds(60), Duration.ofSeconds(4), 5, 16,
-                1_000, 100_000, List.of(100, 1_000, 10_000), 100, 10_000, true, Set.copyOf(ALL_SCENARIOS));
+                1_000, 100_000, List.of(100, 1_000, 10_000), 100, 10_000, true, Set.copyOf(ALL_SCENARIOS),
+                3, Duration.ofSeconds(60), List.of("30s", "0"));
     }
 
     static BenchConfig smoke() {
         return new BenchConfig("smoke", 40, Duration.ofMillis(500), Duration.ofMillis(150), 2, 4,
-                20, 200, List.of(2, 5), 3, 30, false, Set.copyOf(ALL_SCENARIOS));
+                20, 200, List.of(2, 5), 3, 30, false, Set.copyOf(ALL_SCENARIOS),
+                3, Duration.ofMillis(700), List.of("30s"));
     }
 
     /** The preset named by {@code bench.profile} (default {@code fallback}) with system-property overrides. */
@@ -54,7 +60,10 @@ record BenchConfig(String name, int objects, Duration warmup, Duration measure, 
                 intProp("watchers", base.watchers),
                 intProp("watchWrites", base.watchWrites),
                 Boolean.parseBoolean(System.getProperty("bench.controllersOn", Boolean.toString(base.controllersOn))),
-                setProp("scenarios", base.scenarios));
+                setProp("scenarios", base.scenarios),
+                intProp("churnRuns", base.churnRuns),
+                Duration.ofMillis(longProp("churnMs", base.churn.toMillis())),
+                stringListProp("churnEventTtls", base.churnEventTtls));
     }
 
     boolean runs(String scenario) {
@@ -73,6 +82,11 @@ record BenchConfig(String name, int objects, Duration warmup, Duration measure, 
         String v = System.getProperty("bench." + n);
         return v == null ? def : Arrays.stream(v.split(",")).map(String::trim).map(s -> s.replace("_", ""))
                 .map(Integer::parseInt).toList();
+    }
+
+    private static List<String> stringListProp(String n, List<String> def) {
+        String v = System.getProperty("bench." + n);
+        return v == null ? def : Arrays.stream(v.split(",")).map(String::trim).toList();
     }
 
     private static Set<String> setProp(String n, Set<String> def) {

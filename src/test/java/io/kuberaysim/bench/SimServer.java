@@ -5,7 +5,7 @@ import io.kuberaysim.apiserver.registry.GenericRegistry;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** This server, started as users start it (SpringApplication, embedded Tomcat) on a random loopback port. */
@@ -18,15 +18,18 @@ final class SimServer implements AutoCloseable {
         this.port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
     }
 
-    /** Starts a server; {@code controllers} switches the KubeRay operator and simulated cluster on or off. */
+    /**
+     * Starts a server; {@code controllers} switches the KubeRay operator and simulated cluster on or off;
+     * {@code extra} settings ({@code key=value}) are passed as command-line arguments, so they win over the
+     * defaults here and over the test classpath's application.properties (which picks the virtual clock).
+     */
     static SimServer start(boolean controllers, String... extra) {
-        List<String> props = new ArrayList<>(List.of("server.port=0", "server.address=127.0.0.1",
+        List<String> props = List.of("server.port=0", "server.address=127.0.0.1",
                 "kuberay-sim.controllers=" + controllers, "kuberay-sim.clock=virtual",
-                "spring.main.banner-mode=off", "spring.jmx.enabled=false", "logging.level.root=WARN"));
-        props.addAll(List.of(extra));
+                "spring.main.banner-mode=off", "spring.jmx.enabled=false", "logging.level.root=WARN");
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(KuberaySimApplication.class)
                 .properties(props.toArray(String[]::new))
-                .run();
+                .run(Arrays.stream(extra).map(e -> "--" + e).toArray(String[]::new));
         return new SimServer(ctx);
     }
 
