@@ -71,7 +71,7 @@ class ApiServerConfiguration {
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
                 new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47));
         Random random = props.virtual() ? new Random(props.seed()) : new Random();
-        GenericRegistry registry = new GenericRegistry(store, strategies, clock::now, random);
+        GenericRegistry registry = new GenericRegistry(store, strategies, clock, random);
         for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
             ObjectNode obj = Json.object();
             obj.putObject("metadata").put("name", ns);

@@ -17,13 +17,24 @@ import java.util.TreeMap;
 
 /**
  * Scenario 6: create/delete churn on a long-running server. {@code connections} keep-alive connections each create
- * a RayCluster and delete it again, back to back, against one server with the controllers on and the wall clock
- * (so Events age), for {@code churnRuns} consecutive runs; after each run the live heap after a full GC, the
- * objects stored and the age of the oldest Event. With {@code kuberay-sim.event-ttl} the heap must level off
+ * RayClusters and delete them again {@link #LIVE_PER_CONNECTION} creates later, back to back, against one server
+ * with the controllers on and the wall clock (so Events age), for {@code churnRuns} consecutive runs; after each run
+ * (and the removal of its last clusters) the live heap after a full GC, the objects stored and the age of the
+ * oldest Event. With {@code kuberay-sim.event-ttl} the heap must level off
  * (runs within 20 % of each other); with {@code 0} (Events kept for ever) it is the figure from before the TTL.
  */
 final class ChurnScenario {
+    /**
+     * Clusters each connection keeps alive: it deletes the one it created this many creates ago, so the operator,
+     * scheduler and kubelet get to work on every cluster (Pods, Services and their Events) before it goes.
+     */
+    static final int LIVE_PER_CONNECTION = 100;
+
     private ChurnScenario() {
+    }
+
+    private static String name(int round, int worker, long i) {
+        return "churn-" + round + "-" + worker + "-" + i;
     }
 
     record Run(double requestsPerSecond, long failures, String firstFailure, double heapMiB, int events,
@@ -46,13 +57,17 @@ final class ChurnScenario {
                 int round = r;
                 LoadGenerator.Result result = LoadGenerator.run(server.port, cfg.connections(), cfg.churn(),
                         (w, seq) -> {
-                            String name = "churn-" + round + "-" + w + "-" + seq / 2;
-                            return seq % 2 == 0
-                                    ? new HttpConnection.Request("POST", RayClusters.COLLECTION, "application/json",
-                                            RayClusters.created(name))
-                                    : new HttpConnection.Request("DELETE", RayClusters.COLLECTION + "/" + name,
-                                            null, null);
+                            long i = seq / 2;
+                            if (seq % 2 == 0) {
+                                return new HttpConnection.Request("POST", RayClusters.COLLECTION, "application/json",
+                                        RayClusters.created(name(round, w, i)));
+                            }
+                            return i < LIVE_PER_CONNECTION ? HttpConnection.Request.get("/version")
+                                    : new HttpConnection.Request("DELETE", RayClusters.COLLECTION + "/"
+                                            + name(round, w, i - LIVE_PER_CONNECTION), null, null);
                         });
+                RayClusters.removeCreated(server.registry()); // the last clusters of each connection
+                settle(store);
                 runs.add(measure(result, store, clock));
             }
         }
@@ -77,6 +92,20 @@ final class ChurnScenario {
         boolean expiring = !"0".equals(ttl);
         report.add("churn", label + ": live heap, largest / smallest run", max / min, "ratio",
                 expiring ? "≤ 1.2" : null, expiring ? max / min <= 1.2 : null);
+    }
+
+    /** Waits (up to a minute) for the garbage collector to remove the Pods and Services of the deleted clusters. */
+    private static void settle(ObjectStore store) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline && (!store.list(ResourceTypes.PODS, null).items().isEmpty()
+                || !store.list(ResourceTypes.SERVICES, null).items().isEmpty())) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     private static Run measure(LoadGenerator.Result result, ObjectStore store, Clock clock) {

@@ -13,12 +13,18 @@ public final class ApiException extends RuntimeException {
     private final int code;
     private final String reason;
     private final StatusDetails details;
+    private final String continueToken;
 
     public ApiException(int code, String reason, String message, StatusDetails details) {
+        this(code, reason, message, details, null);
+    }
+
+    private ApiException(int code, String reason, String message, StatusDetails details, String continueToken) {
         super(message, null, false, false);
         this.code = code;
         this.reason = reason;
         this.details = details;
+        this.continueToken = continueToken;
     }
 
     /** Name, group, kind (the plural resource for resource errors), uid and causes of a Status. */
@@ -39,6 +45,11 @@ public final class ApiException extends RuntimeException {
 
     public StatusDetails details() {
         return details;
+    }
+
+    /** The Status's {@code metadata.continue}: where an expired paged list can go on, inconsistently. */
+    public String continueToken() {
+        return continueToken;
     }
 
     public static ApiException notFound(ResourceType type, String name) {
@@ -111,6 +122,23 @@ public final class ApiException extends RuntimeException {
 
     public static ApiException expired(String message) {
         return new ApiException(410, "Expired", message, null);
+    }
+
+    /** 410 for a list continued from a snapshot that left the history; {@code continueToken} goes on at the latest. */
+    public static ApiException expiredContinue(String message, String continueToken) {
+        return new ApiException(410, "Expired", message, null, continueToken);
+    }
+
+    /**
+     * 504 for a read at a resourceVersion the store has not reached (storage's {@code TooLargeResourceVersionError}).
+     *
+     * @param retryAfterSeconds the client's wait before retrying; null leaves it out
+     */
+    public static ApiException tooLargeResourceVersion(long requested, long current, Integer retryAfterSeconds) {
+        return new ApiException(504, "Timeout", "Timeout: Too large resource version: " + requested + ", current: "
+                + current, new StatusDetails(null, null, null, null,
+                List.of(new StatusCause("ResourceVersionTooLarge", "Too large resource version", null)),
+                retryAfterSeconds));
     }
 
     public static ApiException forbidden(ResourceType type, String name, String why) {

@@ -1,5 +1,8 @@
 package io.kuberaysim.apiserver.errors;
 
+import java.util.List;
+import java.util.stream.Collectors;
+
 /** One cause of a failed request, serialised as {@code {"reason","message","field"}} like metav1.StatusCause. */
 public record StatusCause(String reason, String message, String field) {
 
@@ -13,6 +16,12 @@ public record StatusCause(String reason, String message, String field) {
 
     public static StatusCause forbidden(String field, String detail) {
         return new StatusCause("FieldValueForbidden", "Forbidden: " + detail, field);
+    }
+
+    /** {@code Unsupported value: "x": supported values: "a", "b"}, as field.NotSupported renders it. */
+    public static StatusCause notSupported(String field, String value, List<String> supported) {
+        return new StatusCause("FieldValueNotSupported", "Unsupported value: " + render(value) + ": supported values: "
+                + supported.stream().map(StatusCause::render).collect(Collectors.joining(", ")), field);
     }
 
     public static StatusCause tooLong(String field, int max) {

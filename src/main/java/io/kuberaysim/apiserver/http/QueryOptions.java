@@ -1,6 +1,7 @@
 package io.kuberaysim.apiserver.http;
 
 import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.registry.WriteOptions;
@@ -14,10 +15,17 @@ final class QueryOptions {
     private QueryOptions() {
     }
 
+    /** List or watch options, validated as kube-apiserver's handlers do (422 for contradicting ones). */
     static ListOptions list(HttpServletRequest req) {
-        return new ListOptions(req.getParameter("labelSelector"), req.getParameter("fieldSelector"),
+        ListOptions options = new ListOptions(req.getParameter("labelSelector"), req.getParameter("fieldSelector"),
                 longParam(req, "limit"), req.getParameter("continue"), req.getParameter("resourceVersion"),
-                longParam(req, "timeoutSeconds"), bool(req, "allowWatchBookmarks"), bool(req, "sendInitialEvents"));
+                longParam(req, "timeoutSeconds"), bool(req, "allowWatchBookmarks"), bool(req, "sendInitialEvents"),
+                req.getParameter("resourceVersionMatch"));
+        List<StatusCause> causes = options.validate(watch(req), req.getParameter("sendInitialEvents") != null);
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid("ListOptions.meta.k8s.io", "ListOptions", "meta.k8s.io", "", causes);
+        }
+        return options;
     }
 
     static boolean watch(HttpServletRequest req) {

@@ -27,6 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Every Kubernetes resource path, dispatched by verb to the generic registry: GET (object, list, watch),
@@ -55,8 +56,12 @@ class ResourceHandler {
             if (QueryOptions.watch(req)) {
                 return renderer.watch(p.type(), p.namespace(), options, req);
             }
-            ListResult result = registry.reader().list(p.type(), p.namespace(), options);
-            return renderer.list(p.type(), result, req);
+            CompletableFuture<ListResult> result = registry.reader().listWhenFresh(p.type(), p.namespace(), options);
+            if (result.isDone() && !result.isCompletedExceptionally()) {
+                return renderer.list(p.type(), result.join(), req);
+            }
+            // waiting for a resourceVersion the store has not reached: answered asynchronously, no thread held
+            return result.thenApply(r -> renderer.list(p.type(), r, req));
         }
         StoredObject o = registry.reader().get(p.type(), p.namespace(), p.name());
         if ("log".equals(p.subresource())) {

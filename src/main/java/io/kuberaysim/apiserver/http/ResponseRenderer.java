@@ -55,7 +55,8 @@ class ResponseRenderer {
             // fabric8 tries a WebSocket upgrade first and falls back to a plain HTTP watch when the handshake is
             // answered 200; its WebSocket client reads that answer to the end, so it must end rather than stream
             options = new ListOptions(options.labelSelector(), options.fieldSelector(), options.limit(),
-                    options.continueToken(), options.resourceVersion(), -1L, false, options.sendInitialEvents());
+                    options.continueToken(), options.resourceVersion(), -1L, false, options.sendInitialEvents(),
+                    options.resourceVersionMatch());
         }
         if (wantsTable(req)) {
             TableConverter.IncludeObject include = includeObject(req);

@@ -15,7 +15,10 @@ public final class StatusBodies {
         ObjectNode s = Json.object();
         s.put("kind", "Status");
         s.put("apiVersion", "v1");
-        s.putObject("metadata");
+        ObjectNode meta = s.putObject("metadata");
+        if (e.continueToken() != null) {
+            meta.put("continue", e.continueToken());
+        }
         s.put("status", "Failure");
         s.put("message", e.getMessage());
         s.put("reason", e.reason());

@@ -120,7 +120,8 @@ final class WatchStream implements WatchSink {
     }
 
     /** Sends an ERROR event carrying the Status of {@code e}, then ends the stream. */
-    void fail(ApiException e) {
+    @Override
+    public void fail(ApiException e) {
         enqueueRaw(WatchEvent.encode(WatchEvent.Type.ERROR, Json.MAPPER.writeValueAsBytes(StatusBodies.failure(e))));
         end();
     }

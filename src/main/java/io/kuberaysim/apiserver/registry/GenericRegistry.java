@@ -14,12 +14,12 @@ import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore.UpdateResult;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
+import io.kuberaysim.controller.runtime.clock.Clock;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
-import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -39,12 +39,12 @@ public final class GenericRegistry {
 
     private final ObjectStore store;
     private final Map<ResourceType, ResourceStrategy> strategies;
-    private final InstantSource clock;
+    private final Clock clock;
     private final Supplier<java.util.random.RandomGenerator> random;
     private final SchemaCheck schemaCheck = new SchemaCheck();
     private final ResourceReader reader;
 
-    public GenericRegistry(ObjectStore store, List<ResourceStrategy> strategies, InstantSource clock,
+    public GenericRegistry(ObjectStore store, List<ResourceStrategy> strategies, Clock clock,
                            java.util.random.RandomGenerator random) {
         this.store = store;
         Map<ResourceType, ResourceStrategy> m = new java.util.LinkedHashMap<>();
@@ -52,7 +52,7 @@ public final class GenericRegistry {
         this.strategies = Map.copyOf(m);
         this.clock = clock;
         this.random = () -> random;
-        this.reader = new ResourceReader(store, this.strategies);
+        this.reader = new ResourceReader(store, this.strategies, clock);
     }
 
     public ObjectStore store() {
@@ -77,7 +77,7 @@ public final class GenericRegistry {
     }
 
     public Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        return clock.now().truncatedTo(ChronoUnit.SECONDS);
     }
 
     // ---------------------------------------------------------------- create

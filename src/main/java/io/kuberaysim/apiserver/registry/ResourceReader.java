@@ -9,24 +9,43 @@ import io.kuberaysim.apiserver.selection.SelectorParseException;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.storage.WatchEvent;
+import io.kuberaysim.controller.runtime.clock.Cancellable;
+import io.kuberaysim.controller.runtime.clock.Clock;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
-/** Reads: get, list with selectors and paging, and filtered watches with kube-apiserver's semantics. */
+/**
+ * Reads: get, list with selectors, paging and resourceVersion semantics, and filtered watches, with
+ * kube-apiserver's semantics. Waits for a resourceVersion the store has not reached run on the {@link Clock}.
+ */
 public final class ResourceReader {
+    /** How long a read waits for a resourceVersion the store has not reached (the watch cache's blockTimeout). */
+    static final Duration FRESHNESS_WAIT = Duration.ofSeconds(3);
+    /** retryAfterSeconds of the 504 that ends such a wait. */
+    private static final int TOO_LARGE_RETRY_SECONDS = 1;
+    private static final String LIST_EXPIRED = "The resourceVersion for the provided list is too old.";
+    private static final String CONTINUE_EXPIRED = "The provided continue parameter is too old to display a "
+            + "consistent list result. You can start a new list without the continue parameter, or use the continue "
+            + "token in this response to retrieve the remainder of the results. Continuing with the provided token "
+            + "results in an inconsistent list - objects that were created, modified, or deleted between the time "
+            + "the first chunk was returned and now may show up in the list.";
+
     private final ObjectStore store;
     private final Map<ResourceType, ResourceStrategy> strategies;
+    private final Clock clock;
 
-    ResourceReader(ObjectStore store, Map<ResourceType, ResourceStrategy> strategies) {
+    ResourceReader(ObjectStore store, Map<ResourceType, ResourceStrategy> strategies, Clock clock) {
         this.store = store;
         this.strategies = strategies;
+        this.clock = clock;
     }
 
     static StoredObject unstored(ResourceType type, ObjectNode object) {
@@ -85,29 +104,73 @@ public final class ResourceReader {
         return new Filter(type.namespaced() ? namespace : null, labels, fields, Map.copyOf(extractors));
     }
 
+    /**
+     * Lists with kube-apiserver's resourceVersion semantics (see {@link ListRead}); every page of a paged list is
+     * read at the first page's revision. A list that needs a revision the store has not reached fails at once with
+     * 504 (use {@link #listWhenFresh} to wait for it).
+     */
     public ListResult list(ResourceType type, String namespace, ListOptions options) {
         Filter filter = filter(type, namespace, options);
-        String ns = type.namespaced() ? namespace : null;
-        String exactName = filter.fields().exactValue("metadata.name").orElse(null);
-        List<StoredObject> source;
-        long rv;
-        if (exactName != null && ns != null) {
-            StoredObject o = store.get(type, ns, exactName);
-            rv = store.revision();
-            source = o == null ? List.of() : List.of(o);
-        } else {
-            ObjectStore.Snapshot snap = candidates(type, ns, filter);
-            source = snap.items();
-            rv = snap.revision();
+        ListRead read = ListRead.of(options);
+        long current = store.revision();
+        if (read.notOlderThan() > current) {
+            throw ApiException.tooLargeResourceVersion(read.notOlderThan(), current, TOO_LARGE_RETRY_SECONDS);
         }
-        String after = decodeContinue(options.continueToken());
-        long limit = options.limit() == null || options.limit() <= 0 ? Long.MAX_VALUE : options.limit();
+        return read(type, filter, options, read);
+    }
+
+    /**
+     * Like {@link #list}, but a list that asks for a state not older than a revision the store has not reached waits
+     * for it up to {@link #FRESHNESS_WAIT} on the clock, as kube-apiserver's watch cache does, and then fails with
+     * 504 Timeout "Too large resource version". Errors in the request itself are thrown at once.
+     */
+    public CompletableFuture<ListResult> listWhenFresh(ResourceType type, String namespace, ListOptions options) {
+        Filter filter = filter(type, namespace, options);
+        ListRead read = ListRead.of(options);
+        if (read.notOlderThan() <= store.revision()) {
+            return CompletableFuture.completedFuture(read(type, filter, options, read));
+        }
+        return awaitRevision(read.notOlderThan()).thenApply(v -> read(type, filter, options, read));
+    }
+
+    private ListResult read(ResourceType type, Filter filter, ListOptions options, ListRead read) {
+        String ns = filter.namespace();
+        ObjectStore.Snapshot snap;
+        if (read.revision() > 0) {
+            long current = store.revision();
+            if (read.revision() > current) {
+                // etcd refuses a read at a future revision; kube-apiserver passes that on as a 500, this is the 504
+                // its watch cache gives for the same question
+                throw ApiException.tooLargeResourceVersion(read.revision(), current, null);
+            }
+            try {
+                snap = store.listAt(type, ns, filter.labels().exactMatches(), read.revision());
+            } catch (ObjectStore.TooOldResourceVersionException e) {
+                if (read.from() == null) {
+                    throw ApiException.expired(LIST_EXPIRED);
+                }
+                throw ApiException.expiredContinue(CONTINUE_EXPIRED,
+                        new ContinueToken(read.from().start(), -1).encode());
+            }
+        } else {
+            String exactName = filter.fields().exactValue("metadata.name").orElse(null);
+            if (exactName != null && ns != null) {
+                StoredObject o = store.get(type, ns, exactName);
+                snap = new ObjectStore.Snapshot(o == null ? List.of() : List.of(o), store.revision());
+            } else {
+                snap = candidates(type, ns, filter);
+            }
+        }
+        boolean allNamespaces = type.namespaced() && ns == null;
+        String after = read.from() == null ? null : read.from().start();
+        long limit = !read.honourLimit() || options.limit() == null || options.limit() <= 0 ? Long.MAX_VALUE
+                : options.limit();
         List<StoredObject> page = new ArrayList<>();
         String lastKey = null;
         long remaining = 0;
-        for (StoredObject o : source) {
-            String key = o.namespace() + "/" + o.name();
-            if (after != null && key.compareTo(after) <= 0) {
+        for (StoredObject o : snap.items()) {
+            String key = allNamespaces ? o.namespace() + "/" + o.name() : o.name();
+            if (after != null && key.compareTo(after) < 0) {
                 continue;
             }
             if (!filter.matches(o)) {
@@ -120,8 +183,13 @@ public final class ResourceReader {
                 remaining++;
             }
         }
-        String token = remaining > 0 ? encodeContinue(lastKey) : null;
-        return new ListResult(page, rv, token, remaining > 0 ? remaining : null);
+        if (remaining == 0) {
+            return new ListResult(page, snap.revision(), null, null);
+        }
+        // a count is given only when nothing but the namespace narrows the list, as kube-apiserver does
+        boolean unfiltered = filter.labels().isEverything() && filter.fields().isEverything();
+        return new ListResult(page, snap.revision(), new ContinueToken(lastKey + "\0", snap.revision()).encode(),
+                unfiltered ? remaining : null);
     }
 
     /** The objects a selector can match: through the label index when it pins a label, else the whole type. */
@@ -130,19 +198,40 @@ public final class ResourceReader {
         return exact.isEmpty() ? store.list(type, namespace) : store.listByLabels(type, namespace, exact);
     }
 
-    private static String encodeContinue(String key) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(key.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String decodeContinue(String token) {
-        if (token == null || token.isEmpty()) {
-            return null;
+    /**
+     * Completes (on the clock's loop) once the store has reached {@code revision}, or fails with 504 "Too large
+     * resource version" if it has not after {@link #FRESHNESS_WAIT} on the clock. Cancelling it stops the wait.
+     */
+    CompletableFuture<Void> awaitRevision(long revision) {
+        CompletableFuture<Void> fresh = new CompletableFuture<>();
+        AtomicBoolean reached = new AtomicBoolean();
+        Runnable complete = () -> {
+            if (reached.compareAndSet(false, true)) {
+                clock.execute(() -> fresh.complete(null)); // not on the writing thread, which holds the store's lock
+            }
+        };
+        ObjectStore.Subscription s = store.watch(null, 0, e -> {
+            if (e.resourceVersion() >= revision) {
+                complete.run();
+            }
+        });
+        Cancellable timer = clock.schedule(FRESHNESS_WAIT, () -> {
+            long current = store.revision();
+            if (current < revision) {
+                fresh.completeExceptionally(
+                        ApiException.tooLargeResourceVersion(revision, current, TOO_LARGE_RETRY_SECONDS));
+            } else {
+                fresh.complete(null);
+            }
+        });
+        fresh.whenComplete((v, e) -> {
+            s.close();
+            timer.cancel();
+        });
+        if (store.revision() >= revision) {
+            complete.run();
         }
-        try {
-            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("continue key is not valid: " + e.getMessage());
-        }
+        return fresh;
     }
 
     /**
@@ -173,11 +262,27 @@ public final class ResourceReader {
                 throw ApiException.badRequest("invalid resource version \"" + rvText + "\"");
             }
         }
+        ObjectStore.Subscription subscription;
         try {
-            return store.watch(type, from, event -> translate(event, filter, sink));
+            subscription = store.watch(type, from, event -> translate(event, filter, sink));
         } catch (ObjectStore.TooOldResourceVersionException e) {
             throw ApiException.expired(e.getMessage());
         }
+        if (from <= store.revision()) {
+            return subscription;
+        }
+        // ahead of the store: the events after it arrive if the store gets there within the wait, else the watch
+        // ends with kube-apiserver's 504 "Too large resource version" (the client relists and watches again)
+        CompletableFuture<Void> fresh = awaitRevision(from);
+        fresh.whenComplete((v, e) -> {
+            if (e instanceof ApiException tooLarge) {
+                sink.fail(tooLarge);
+            }
+        });
+        return () -> {
+            fresh.cancel(false);
+            subscription.close();
+        };
     }
 
     private static void translate(WatchEvent event, Filter filter, WatchSink sink) {

@@ -42,7 +42,8 @@ public final class InMemoryObjectStore implements ObjectStore {
         this.historyLimit = historyLimit;
     }
 
-    private record Registration(ResourceType type, WatchListener listener) {
+    /** A listener for changes of {@code type} (null = all) with a revision above {@code after}. */
+    private record Registration(ResourceType type, long after, WatchListener listener) {
     }
 
     private static String key(String namespace, String name) {
@@ -111,6 +112,75 @@ public final class InMemoryObjectStore implements ObjectStore {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    @Override
+    public Snapshot listAt(ResourceType type, String namespace, Map<String, String> exactLabels, long revision) {
+        List<StoredObject> current;
+        List<WatchEvent> later = new ArrayList<>();
+        writeLock.lock();
+        try {
+            current = exactLabels.isEmpty() ? list(type, namespace).items()
+                    : listByLabels(type, namespace, exactLabels).items();
+            if (revision >= this.revision) {
+                return new Snapshot(current, this.revision);
+            }
+            if (revision < evictedUpTo) {
+                throw new TooOldResourceVersionException(revision, evictedUpTo + 1);
+            }
+            Iterator<WatchEvent> it = history.descendingIterator();
+            while (it.hasNext()) {
+                WatchEvent e = it.next();
+                if (e.resourceVersion() <= revision) {
+                    break;
+                }
+                StoredObject o = e.object();
+                if (o.type().equals(type) && (namespace == null || namespace.equals(o.namespace()))) {
+                    later.add(e);
+                }
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        return new Snapshot(undo(current, later), revision);
+    }
+
+    /**
+     * The state before {@code later} (newest first): each key those events touched goes back to its state before
+     * the oldest of them (absent if that one created it); the other keys are as {@code current} has them. Only the
+     * touched keys are sorted, the rest is one merge.
+     */
+    private static List<StoredObject> undo(List<StoredObject> current, List<WatchEvent> later) {
+        if (later.isEmpty()) {
+            return current;
+        }
+        TreeMap<String, StoredObject> before = new TreeMap<>(); // null value: did not exist
+        for (WatchEvent e : later) {
+            before.put(key(e.object().namespace(), e.object().name()),
+                    e.type() == WatchEvent.Type.ADDED ? null : e.previous());
+        }
+        List<StoredObject> result = new ArrayList<>(current.size() + before.size());
+        Iterator<Map.Entry<String, StoredObject>> restored = before.entrySet().iterator();
+        Map.Entry<String, StoredObject> next = restored.hasNext() ? restored.next() : null;
+        for (StoredObject o : current) {
+            String k = key(o.namespace(), o.name());
+            while (next != null && next.getKey().compareTo(k) <= 0) {
+                if (next.getValue() != null) {
+                    result.add(next.getValue());
+                }
+                next = restored.hasNext() ? restored.next() : null;
+            }
+            if (!before.containsKey(k)) {
+                result.add(o);
+            }
+        }
+        while (next != null) {
+            if (next.getValue() != null) {
+                result.add(next.getValue());
+            }
+            next = restored.hasNext() ? restored.next() : null;
+        }
+        return result;
     }
 
     private static String labelKey(String key, String value) {
@@ -262,7 +332,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             evictedUpTo = history.removeFirst().resourceVersion();
         }
         for (Registration r : listeners) {
-            if (r.type == null || r.type.equals(event.object().type())) {
+            if ((r.type == null || r.type.equals(event.object().type())) && event.resourceVersion() > r.after) {
                 r.listener.onEvent(event);
             }
         }
@@ -289,7 +359,7 @@ public final class InMemoryObjectStore implements ObjectStore {
                     }
                 }
             }
-            Registration reg = new Registration(type, listener);
+            Registration reg = new Registration(type, fromRevision, listener);
             listeners.add(reg);
             return () -> listeners.remove(reg);
         } finally {

@@ -45,6 +45,15 @@ public interface ObjectStore {
         return new Snapshot(items, all.revision());
     }
 
+    /**
+     * The objects {@link #list} or {@link #listByLabels} (when {@code exactLabels} is not empty) answered at
+     * {@code revision}, rebuilt from the change history: etcd's read at a past revision, which is how the pages of
+     * one list stay one snapshot. A revision at or after the current one reads the current state.
+     *
+     * @throws TooOldResourceVersionException when the history no longer reaches back to {@code revision}
+     */
+    Snapshot listAt(ResourceType type, String namespace, java.util.Map<String, String> exactLabels, long revision);
+
     /** Stores a new object; fails with {@link KeyExistsException} when the key is taken. */
     StoredObject create(ResourceType type, ObjectNode object);
 
@@ -59,7 +68,8 @@ public interface ObjectStore {
 
     /**
      * Registers a listener for changes of {@code type} (null = every type) after {@code fromRevision}
-     * (0 = from now). Retained history after {@code fromRevision} is replayed first.
+     * (0 = from now). Retained history after {@code fromRevision} is replayed first; a revision the store has not
+     * reached yet gets only the changes after it.
      * Listeners are called in revision order on the writing thread and must not block.
      *
      * @throws TooOldResourceVersionException when {@code fromRevision} is older than the retained history

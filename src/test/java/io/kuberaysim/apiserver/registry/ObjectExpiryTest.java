@@ -39,7 +39,7 @@ class ObjectExpiryTest {
 
     private GenericRegistry registry(Duration eventTtl) {
         GenericRegistry r = new GenericRegistry(new InMemoryObjectStore(10_000), List.of(new NamespaceStrategy(),
-                new EventStrategy(eventTtl), new ConfigMapStrategy()), clock::now, new Random(1));
+                new EventStrategy(eventTtl), new ConfigMapStrategy()), clock, new Random(1));
         ObjectNode ns = Json.object();
         ns.putObject("metadata").put("name", "default");
         r.create(NAMESPACES, null, ns, WriteOptions.DEFAULT);
