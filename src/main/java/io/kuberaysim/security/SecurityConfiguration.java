@@ -1,0 +1,48 @@
+package io.kuberaysim.security;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+import java.net.InetAddress;
+
+/**
+ * Wires the request guards in front of every handler: first the Host/Origin check (a browser page must not get
+ * in, whatever it carries), then bearer-token authentication.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SecurityProperties.class)
+class SecurityConfiguration {
+    static final int HOST_AND_ORIGIN_ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
+    static final int AUTHENTICATION_ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
+
+    @Bean
+    TokenAuthenticator tokenAuthenticator(SecurityProperties props) {
+        return TokenAuthenticator.from(props.auth());
+    }
+
+    @Bean
+    FilterRegistrationBean<HostAndOriginFilter> hostAndOriginFilter(SecurityProperties props,
+                                                                    ObjectProvider<ServerProperties> server) {
+        InetAddress address = server.getIfAvailable() == null ? null : server.getIfAvailable().getAddress();
+        if (address != null && address.isAnyLocalAddress()) {
+            address = null;
+        }
+        FilterRegistrationBean<HostAndOriginFilter> bean = new FilterRegistrationBean<>(
+                new HostAndOriginFilter(props.allowedOrigins(), address));
+        bean.setOrder(HOST_AND_ORIGIN_ORDER);
+        return bean;
+    }
+
+    @Bean
+    FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(TokenAuthenticator authenticator) {
+        FilterRegistrationBean<BearerTokenFilter> bean = new FilterRegistrationBean<>(
+                new BearerTokenFilter(authenticator));
+        bean.setOrder(AUTHENTICATION_ORDER);
+        return bean;
+    }
+}
