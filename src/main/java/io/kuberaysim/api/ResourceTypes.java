@@ -34,12 +34,37 @@ public final class ResourceTypes {
     public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
             JOBS, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
 
+    public static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = new ResourceType("authorization.k8s.io", "v1",
+            "SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview", false, false, List.of(),
+            List.of());
+    public static final ResourceType SELF_SUBJECT_RULES_REVIEWS = new ResourceType("authorization.k8s.io", "v1",
+            "SelfSubjectRulesReview", "selfsubjectrulesreviews", "selfsubjectrulesreview", false, false, List.of(),
+            List.of());
+    public static final ResourceType SELF_SUBJECT_REVIEWS = new ResourceType("authentication.k8s.io", "v1",
+            "SelfSubjectReview", "selfsubjectreviews", "selfsubjectreview", false, false, List.of(), List.of());
+
+    /**
+     * Create-only reviews (kubectl auth can-i, whoami): nothing is stored, each POST answers a question about the
+     * caller. In discovery and OpenAPI with the {@code create} verb only; not in the registry or the store.
+     */
+    public static final List<ResourceType> REVIEW_TYPES = List.of(SELF_SUBJECT_ACCESS_REVIEWS,
+            SELF_SUBJECT_RULES_REVIEWS, SELF_SUBJECT_REVIEWS);
+
+    /** Everything discovery and OpenAPI list: the stored resources, then the reviews. */
+    public static final List<ResourceType> DISCOVERABLE_TYPES = java.util.stream.Stream.concat(ALL_TYPES.stream(),
+            REVIEW_TYPES.stream()).toList();
+
     private static final Map<String, ResourceType> BY_PATH = ALL_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(t -> key(t.group(), t.version(), t.plural()), Function.identity()));
     private static final Map<String, ResourceType> BY_KIND = ALL_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(t -> t.apiVersion() + "/" + t.kind(), Function.identity()));
 
     private ResourceTypes() {
+    }
+
+    /** Whether a type only accepts {@code create} (the reviews). */
+    public static boolean isCreateOnly(ResourceType type) {
+        return REVIEW_TYPES.contains(type);
     }
 
     public static Optional<ResourceType> find(String group, String version, String plural) {

@@ -1,7 +1,9 @@
 package io.kuberaysim.security;
 
+import io.kuberaysim.config.SimProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -11,8 +13,8 @@ import org.springframework.core.Ordered;
 import java.net.InetAddress;
 
 /**
- * Wires the request guards in front of every handler: first the Host/Origin check (a browser page must not get
- * in, whatever it carries), then bearer-token authentication.
+ * Wires the request guards in front of every handler (first the Host/Origin check: a browser page must not get
+ * in, whatever it carries; then bearer-token authentication) and the start-up kubeconfig and banner.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecurityProperties.class)
@@ -36,6 +38,17 @@ class SecurityConfiguration {
                 new HostAndOriginFilter(props.allowedOrigins(), address));
         bean.setOrder(HOST_AND_ORIGIN_ORDER);
         return bean;
+    }
+
+    @Bean
+    SecurityDocumentation securityDocumentation(TokenAuthenticator auth) {
+        return new SecurityDocumentation(auth.enabled());
+    }
+
+    @Bean
+    StartupAnnouncer startupAnnouncer(SecurityProperties props, SimProperties sim, TokenAuthenticator auth,
+                                      ServerProperties server, SslBundles bundles) {
+        return new StartupAnnouncer(props, sim, auth, server, bundles);
     }
 
     @Bean

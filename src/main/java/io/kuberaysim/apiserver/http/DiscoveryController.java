@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * API discovery, built from {@link ResourceTypes#ALL_TYPES}: aggregated discovery (apidiscovery.k8s.io/v2) on
+ * API discovery, built from {@link ResourceTypes#DISCOVERABLE_TYPES}: aggregated discovery (apidiscovery.k8s.io/v2) on
  * {@code /api} and {@code /apis} when the client asks for it, the legacy {@code APIVersions}/{@code APIGroupList}
  * otherwise, and the per-group-version {@code APIResourceList}s that clients resolving kinds still read.
  */
@@ -33,6 +33,7 @@ class DiscoveryController {
     private static final List<String> VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch",
             "update", "watch");
     private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
+    private static final List<String> CREATE_ONLY = List.of("create");
 
     @GetMapping("/api")
     ResponseEntity<byte[]> core(HttpServletRequest req) {
@@ -90,7 +91,7 @@ class DiscoveryController {
     /** Group name to its versions, in discovery order: the core group alone, or every named group. */
     private static Map<String, Set<String>> groups(boolean core) {
         Map<String, Set<String>> groups = new LinkedHashMap<>();
-        for (ResourceType t : ResourceTypes.ALL_TYPES) {
+        for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
             if (t.group().isEmpty() == core) {
                 groups.computeIfAbsent(t.group(), g -> new LinkedHashSet<>()).add(t.version());
             }
@@ -116,7 +117,7 @@ class DiscoveryController {
         body.put("apiVersion", "v1");
         body.put("groupVersion", group.isEmpty() ? version : group + "/" + version);
         ArrayNode resources = body.putArray("resources");
-        for (ResourceType t : ResourceTypes.ALL_TYPES) {
+        for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
             if (!t.group().equals(group) || !t.version().equals(version)) {
                 continue;
             }
@@ -125,7 +126,7 @@ class DiscoveryController {
             r.put("singularName", t.singular());
             r.put("namespaced", t.namespaced());
             r.put("kind", t.kind());
-            VERBS.forEach(r.putArray("verbs")::add);
+            verbs(t).forEach(r.putArray("verbs")::add);
             if (!t.shortNames().isEmpty()) {
                 t.shortNames().forEach(r.putArray("shortNames")::add);
             }
@@ -161,7 +162,7 @@ class DiscoveryController {
                 version.put("version", v);
                 version.put("freshness", "Current");
                 ArrayNode resources = version.putArray("resources");
-                for (ResourceType t : ResourceTypes.ALL_TYPES) {
+                for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
                     if (t.group().equals(group) && t.version().equals(v)) {
                         resources.add(aggregatedResource(t));
                     }
@@ -180,7 +181,7 @@ class DiscoveryController {
         r.set("responseKind", gvk(t));
         r.put("scope", t.namespaced() ? "Namespaced" : "Cluster");
         r.put("singularResource", t.singular());
-        VERBS.forEach(r.putArray("verbs")::add);
+        verbs(t).forEach(r.putArray("verbs")::add);
         if (!t.shortNames().isEmpty()) {
             t.shortNames().forEach(r.putArray("shortNames")::add);
         }
@@ -194,6 +195,10 @@ class DiscoveryController {
             STATUS_VERBS.forEach(s.putArray("verbs")::add);
         }
         return r;
+    }
+
+    private static List<String> verbs(ResourceType t) {
+        return ResourceTypes.isCreateOnly(t) ? CREATE_ONLY : VERBS;
     }
 
     private static ObjectNode gvk(ResourceType t) {

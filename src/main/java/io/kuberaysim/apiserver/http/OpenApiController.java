@@ -36,7 +36,7 @@ class OpenApiController {
     private final Map<String, String> hashes = new LinkedHashMap<>();
 
     OpenApiController() {
-        for (ResourceType t : ResourceTypes.ALL_TYPES) {
+        for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
             String key = pathKey(t.group(), t.version());
             if (!documents.containsKey(key)) {
                 byte[] doc = Json.MAPPER.writeValueAsBytes(document(t.group(), t.version()));
@@ -85,7 +85,8 @@ class OpenApiController {
         if (t.isCustomResource()) {
             return "io.ray." + t.version() + "." + t.kind();
         }
-        return "io.k8s.api." + (t.group().isEmpty() ? "core" : t.group()) + "." + t.version() + "." + t.kind();
+        return "io.k8s.api." + (t.group().isEmpty() ? "core" : t.group().replaceFirst("\\.k8s\\.io$", "")) + "."
+                + t.version() + "." + t.kind();
     }
 
     static ObjectNode document(String group, String version) {
@@ -95,7 +96,7 @@ class OpenApiController {
         ObjectNode paths = doc.putObject("paths");
         ObjectNode schemas = doc.putObject("components").putObject("schemas");
         boolean rayAdded = false;
-        for (ResourceType t : ResourceTypes.ALL_TYPES) {
+        for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
             if (!t.group().equals(group) || !t.version().equals(version)) {
                 continue;
             }
@@ -139,6 +140,10 @@ class OpenApiController {
         String collection = prefix + (t.namespaced() ? "/namespaces/{namespace}/" : "/") + t.plural();
         String item = collection + "/{name}";
         ObjectNode c = paths.putObject(collection);
+        if (ResourceTypes.isCreateOnly(t)) {
+            c.set("post", operation(t, "post", true));
+            return;
+        }
         c.set("get", operation(t, "list", false));
         c.set("post", operation(t, "post", true));
         c.set("delete", operation(t, "deletecollection", false));

@@ -16,8 +16,8 @@ import java.util.Map;
  * Decodes the few protobuf request bodies kubectl sends: its typed generators ({@code kubectl create namespace},
  * {@code create configmap}, {@code create service ...}) post {@code application/vnd.kubernetes.protobuf} and do not
  * fall back to JSON on 415. A body is kube-apiserver's envelope ({@code k8s\0} + runtime.Unknown) around the
- * object's generated protobuf message; only Namespace, ConfigMap and Service are mapped (field numbers of
- * k8s.io/api core/v1), other kinds keep the 415. Go's protobuf writes every scalar, so zero values and empty
+ * object's generated protobuf message; only Namespace, ConfigMap, Service (field numbers of k8s.io/api core/v1) and
+ * the self-subject reviews of {@code kubectl auth} are mapped, other kinds keep the 415. Go's protobuf writes every scalar, so zero values and empty
  * messages are dropped, as the JSON encoding's {@code omitempty} would.
  */
 final class ProtobufBodies {
@@ -70,8 +70,23 @@ final class ProtobufBodies {
             Map.entry(13, F.of("publishNotReadyAddresses", T.BOOL)));
     private static final Map<Integer, F> SERVICE = Map.of(1, F.msg("metadata", OBJECT_META),
             2, F.msg("spec", SERVICE_SPEC));
+    // k8s.io/api authorization/v1 and authentication/v1: what kubectl auth can-i and whoami send
+    private static final Map<Integer, F> RESOURCE_ATTRIBUTES = Map.of(1, F.of("namespace", T.STRING),
+            2, F.of("verb", T.STRING), 3, F.of("group", T.STRING), 4, F.of("version", T.STRING),
+            5, F.of("resource", T.STRING), 6, F.of("subresource", T.STRING), 7, F.of("name", T.STRING));
+    private static final Map<Integer, F> NON_RESOURCE_ATTRIBUTES = Map.of(1, F.of("path", T.STRING),
+            2, F.of("verb", T.STRING));
+    private static final Map<Integer, F> SELF_SUBJECT_ACCESS_REVIEW = Map.of(1, F.msg("metadata", OBJECT_META),
+            2, F.msg("spec", Map.of(1, F.msg("resourceAttributes", RESOURCE_ATTRIBUTES),
+                    2, F.msg("nonResourceAttributes", NON_RESOURCE_ATTRIBUTES))));
+    private static final Map<Integer, F> SELF_SUBJECT_RULES_REVIEW = Map.of(1, F.msg("metadata", OBJECT_META),
+            2, F.msg("spec", Map.of(1, F.of("namespace", T.STRING))));
+    private static final Map<Integer, F> SELF_SUBJECT_REVIEW = Map.of(1, F.msg("metadata", OBJECT_META));
     private static final Map<String, Map<Integer, F>> KINDS = Map.of("v1/Namespace", NAMESPACE,
-            "v1/ConfigMap", CONFIG_MAP, "v1/Service", SERVICE);
+            "v1/ConfigMap", CONFIG_MAP, "v1/Service", SERVICE,
+            "authorization.k8s.io/v1/SelfSubjectAccessReview", SELF_SUBJECT_ACCESS_REVIEW,
+            "authorization.k8s.io/v1/SelfSubjectRulesReview", SELF_SUBJECT_RULES_REVIEW,
+            "authentication.k8s.io/v1/SelfSubjectReview", SELF_SUBJECT_REVIEW);
 
     private ProtobufBodies() {
     }

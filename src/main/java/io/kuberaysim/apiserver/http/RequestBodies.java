@@ -10,7 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /** Decodes request bodies: JSON or YAML objects, patches by their content type, with kube-apiserver's limits. */
-final class RequestBodies {
+public final class RequestBodies {
     /** kube-apiserver refuses request bodies over 3 MiB. */
     static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
     private static final List<String> OBJECT_TYPES = List.of("application/json", "application/yaml",
@@ -26,7 +26,7 @@ final class RequestBodies {
         }
     }
 
-    static ObjectNode object(byte[] body, String contentType) {
+    public static ObjectNode object(byte[] body, String contentType) {
         checkSize(body);
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("the body of the request is empty; an object is required");
@@ -83,7 +83,7 @@ final class RequestBodies {
         return contentType.split(";", 2)[0].trim().toLowerCase();
     }
 
-    static List<String> objectTypes() {
+    public static List<String> objectTypes() {
         return OBJECT_TYPES;
     }
 }

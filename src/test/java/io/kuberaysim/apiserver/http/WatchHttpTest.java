@@ -215,7 +215,7 @@ class WatchHttpTest {
             OutputStream out = s.getOutputStream();
             out.write(("GET " + CM + "?watch=true&resourceVersion=0 HTTP/1.1\r\nHost: 127.0.0.1:" + port
                     + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://127.0.0.1\r\n\r\n")
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://127.0.0.1:" + port + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
