@@ -2,6 +2,7 @@ package io.kuberaysim.security;
 
 import io.kuberaysim.config.SimProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.server.autoconfigure.ServerProperties;
@@ -17,6 +18,7 @@ import java.net.InetAddress;
  * in, whatever it carries; then bearer-token authentication) and the start-up kubeconfig and banner.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET) // the demo runs without a server
 @EnableConfigurationProperties(SecurityProperties.class)
 class SecurityConfiguration {
     static final int HOST_AND_ORIGIN_ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
