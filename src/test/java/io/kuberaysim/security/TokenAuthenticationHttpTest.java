@@ -59,7 +59,8 @@ class TokenAuthenticationHttpTest {
     static Stream<Arguments> matrix() {
         Stream.Builder<Arguments> b = Stream.builder();
         for (Credentials c : Credentials.values()) {
-            for (String path : new String[]{"/version", "/v3/api-docs", "/swagger-ui/index.html"}) {
+            for (String path : new String[]{"/version", "/healthz", "/livez", "/v3/api-docs",
+                    "/swagger-ui/index.html"}) {
                 b.add(Arguments.of(c, Verb.GET, path, c == Credentials.WRONG ? 401 : 200));
             }
             for (Verb v : Verb.values()) {
@@ -68,6 +69,8 @@ class TokenAuthenticationHttpTest {
             }
             b.add(Arguments.of(c, Verb.GET, "/apis/ray.io/v1/rayclusters", c == Credentials.RIGHT ? 200 : 401));
             b.add(Arguments.of(c, Verb.GET, "/sim/v1/clock", c == Credentials.RIGHT ? 200 : 401));
+            b.add(Arguments.of(c, Verb.GET, "/metrics", c == Credentials.RIGHT ? 200 : 401));
+            b.add(Arguments.of(c, Verb.GET, "/healthz/ping", c == Credentials.RIGHT ? 200 : 401));
             b.add(Arguments.of(c, Verb.GET, "/no/such/path", c == Credentials.RIGHT ? 404 : 401));
         }
         return b.build();
