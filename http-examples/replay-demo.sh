@@ -3,7 +3,9 @@
 #   kubectl --kubeconfig http-examples/kubeconfig get rayclusters,rayjobs,pods,services,jobs -w
 # Usage: http-examples/replay-demo.sh [http://127.0.0.1:8080]
 # On the virtual clock the script moves time itself (POST /sim/v1/clock/advance); on the wall clock it waits.
+# With kuberay-sim.auth.token set, export TOKEN=<the token> (and for https, CURL_CA_BUNDLE=<ca.crt>).
 set -euo pipefail
+curl() { if [ -n "${TOKEN:-}" ]; then command curl -H "Authorization: Bearer $TOKEN" "$@"; else command curl "$@"; fi; }
 server=${1:-http://127.0.0.1:8080}
 dir=$(cd "$(dirname "$0")" && pwd)
 rc=$server/apis/ray.io/v1/namespaces/default/rayclusters

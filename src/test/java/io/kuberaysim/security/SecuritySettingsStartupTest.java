@@ -1,6 +1,7 @@
 package io.kuberaysim.security;
 
 import io.kuberaysim.KuberaySimApplication;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,5 +48,18 @@ class SecuritySettingsStartupTest {
         String expected = message.trim().replace("BAD_FILE", bad.toString()).replace("MISSING_FILE", missing);
         assertThat(output).contains("APPLICATION FAILED TO START", expected, "Action:")
                 .doesNotContain("Tomcat started", "\tat io.kuberaysim", "\tat org.springframework");
+    }
+
+    /** A kubeconfig that cannot be written stops the server: a CI script waiting for the file would wait forever. */
+    @Test
+    void anUnwritableKubeconfigStopsTheServer(CapturedOutput output) throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+        String[] argv = {"--kuberay-sim.kubeconfig-out=" + file.resolve("kubeconfig"), "--server.port=0",
+                "--kuberay-sim.controllers=false"};
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(KuberaySimApplication.class).run(argv))
+                .isInstanceOf(InvalidSecuritySettingsException.class);
+        assertThat(output).contains("APPLICATION FAILED TO START",
+                "kuberay-sim.kubeconfig-out " + file.resolve("kubeconfig") + " cannot be written");
     }
 }

@@ -140,5 +140,11 @@ class SelfSubjectReviewHttpTest {
         assertThat(path.propertyNames()).containsExactly("post");
         assertThat(openapi.at("/components/schemas/io.k8s.api.authorization.v1.SelfSubjectAccessReview"
                 + "/x-kubernetes-group-version-kind/0/kind").asString()).isEqualTo("SelfSubjectAccessReview");
+
+        JsonNode swagger = json(mvc.perform(get("/v3/api-docs")).andReturn());
+        assertThat(swagger.at("/paths/~1apis~1authentication.k8s.io~1v1~1selfsubjectreviews/post").isObject())
+                .isTrue();
+        assertThat(swagger.at("/components/securitySchemes").isMissingNode())
+                .as("no Authorize button without authentication").isTrue();
     }
 }

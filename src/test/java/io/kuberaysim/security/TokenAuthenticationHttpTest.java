@@ -113,6 +113,16 @@ class TokenAuthenticationHttpTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void swaggerUiOffersItsAuthorizeDialogForTheToken() throws Exception {
+        HttpResponse<String> spec = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/v3/api-docs")).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(spec.statusCode()).isEqualTo(200);
+        assertThat(spec.body()).contains("\"bearerToken\":{\"type\":\"http\"", "\"scheme\":\"bearer\"")
+                .doesNotContain(TOKEN);
+    }
+
     private void createConfigMap(String name) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                         + "/api/v1/namespaces/default/configmaps")).header("Authorization", "Bearer " + TOKEN)
