@@ -146,8 +146,9 @@ public final class ApiException extends RuntimeException {
         return new ApiException(403, "Forbidden", target + " is forbidden: " + why, StatusDetails.of(type, name));
     }
 
-    public static ApiException requestEntityTooLarge(String message) {
-        return new ApiException(413, "RequestEntityTooLarge", message, null);
+    /** kube-apiserver's answer to a request body over its limit. */
+    public static ApiException requestEntityTooLarge(long limit) {
+        return new ApiException(413, "RequestEntityTooLarge", "Request entity too large: limit is " + limit, null);
     }
 
     public static ApiException internal(String message) {

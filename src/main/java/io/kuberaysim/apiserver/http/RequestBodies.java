@@ -3,31 +3,43 @@ package io.kuberaysim.apiserver.http;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.PatchType;
+import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.io.IOException;
 import java.util.List;
 
 /** Decodes request bodies: JSON or YAML objects, patches by their content type, with kube-apiserver's limits. */
 public final class RequestBodies {
-    /** kube-apiserver refuses request bodies over 3 MiB. */
-    static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
     private static final List<String> OBJECT_TYPES = List.of("application/json", "application/yaml",
             "application/vnd.kubernetes.protobuf");
 
     private RequestBodies() {
     }
 
-    static void checkSize(byte[] body) {
-        if (body != null && body.length > MAX_BODY_BYTES) {
-            throw ApiException.requestEntityTooLarge("the request body is too large: " + body.length
-                    + " bytes, the limit is " + MAX_BODY_BYTES);
+    /**
+     * Reads the request body, at most {@code limit} bytes: a larger one is refused with 413 as soon as it is
+     * declared or the limit is passed, as kube-apiserver's limited body reader does. The Content-Type plays no part
+     * here, so a wildcard type reaches the decoders (415) instead of failing in header parsing.
+     */
+    static byte[] read(HttpServletRequest req, long limit) {
+        if (req.getContentLengthLong() > limit) {
+            throw ApiException.requestEntityTooLarge(limit);
+        }
+        try {
+            byte[] body = req.getInputStream().readNBytes((int) limit + 1);
+            if (body.length > limit) {
+                throw ApiException.requestEntityTooLarge(limit);
+            }
+            return body;
+        } catch (IOException e) {
+            throw ApiException.badRequest("the request body could not be read: " + e.getMessage());
         }
     }
 
     public static ObjectNode object(byte[] body, String contentType) {
-        checkSize(body);
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("the body of the request is empty; an object is required");
         }
@@ -49,7 +61,6 @@ public final class RequestBodies {
     }
 
     static JsonNode patch(byte[] body, PatchType type) {
-        checkSize(body);
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("the body of the request is empty; a patch is required");
         }

@@ -17,7 +17,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
@@ -38,10 +37,16 @@ import java.util.concurrent.CompletableFuture;
 class ResourceHandler {
     private final GenericRegistry registry;
     private final ResponseRenderer renderer;
+    private final long maxBodyBytes;
 
-    ResourceHandler(GenericRegistry registry, ResponseRenderer renderer) {
+    ResourceHandler(GenericRegistry registry, ResponseRenderer renderer, HttpLimits limits) {
         this.registry = registry;
         this.renderer = renderer;
+        this.maxBodyBytes = limits.maxRequestBodyBytes();
+    }
+
+    private byte[] body(HttpServletRequest req) {
+        return RequestBodies.read(req, maxBodyBytes);
     }
 
     private static ResourcePath path(HttpServletRequest req) {
@@ -71,7 +76,7 @@ class ResourceHandler {
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.POST)
-    ResponseEntity<byte[]> create(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+    ResponseEntity<byte[]> create(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (!p.isCollection()) {
             throw ApiException.methodNotSupported(p.type(), "create");
@@ -79,18 +84,18 @@ class ResourceHandler {
         if (p.type().namespaced() && p.namespace() == null) {
             throw ApiException.methodNotSupported(p.type(), "create");
         }
-        ObjectNode obj = RequestBodies.object(body, req.getContentType());
+        ObjectNode obj = RequestBodies.object(body(req), req.getContentType());
         WriteResult r = registry.create(p.type(), p.namespace(), obj, QueryOptions.write(req));
         return written(r, HttpStatus.CREATED);
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PUT)
-    ResponseEntity<byte[]> update(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+    ResponseEntity<byte[]> update(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (p.isCollection() || "log".equals(p.subresource())) {
             throw ApiException.methodNotSupported(p.type(), "update");
         }
-        ObjectNode obj = RequestBodies.object(body, req.getContentType());
+        ObjectNode obj = RequestBodies.object(body(req), req.getContentType());
         boolean status = "status".equals(p.subresource()) || "finalize".equals(p.subresource());
         if ("finalize".equals(p.subresource())) {
             // a Namespace's finalize subresource writes spec.finalizers only
@@ -110,14 +115,14 @@ class ResourceHandler {
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PATCH)
-    ResponseEntity<byte[]> patch(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+    ResponseEntity<byte[]> patch(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (p.isCollection() || "log".equals(p.subresource())) {
             throw ApiException.methodNotSupported(p.type(), "patch");
         }
         PatchType type = PatchType.fromContentType(req.getContentType())
                 .orElseThrow(() -> ApiException.unsupportedMediaType(acceptedPatchTypes(p)));
-        JsonNode patch = RequestBodies.patch(body, type);
+        JsonNode patch = RequestBodies.patch(body(req), type);
         WriteResult r = registry.patch(p.type(), p.namespace(), p.name(), type, patch,
                 "status".equals(p.subresource()), QueryOptions.write(req));
         return written(r, r.created() ? HttpStatus.CREATED : HttpStatus.OK);
@@ -133,13 +138,13 @@ class ResourceHandler {
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.DELETE)
-    ResponseEntity<byte[]> delete(HttpServletRequest req, @RequestBody(required = false) byte[] body) {
+    ResponseEntity<byte[]> delete(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (p.subresource() != null) {
             throw ApiException.methodNotSupported(p.type(), "delete");
         }
-        JsonNode optionsBody = body == null || body.length == 0 ? null
-                : RequestBodies.object(body, req.getContentType());
+        byte[] body = body(req);
+        JsonNode optionsBody = body.length == 0 ? null : RequestBodies.object(body, req.getContentType());
         DeleteOptions options = QueryOptions.delete(req, optionsBody);
         if (p.isCollection()) {
             List<DeleteResult> results = registry.deleteCollection(p.type(), p.namespace(), QueryOptions.list(req),
@@ -164,8 +169,8 @@ class ResourceHandler {
     static ResponseEntity<byte[]> json(HttpStatus status, byte[] body, List<String> warnings) {
         HttpHeaders h = new HttpHeaders();
         h.setContentType(MediaType.APPLICATION_JSON);
-        for (String w : warnings) {
-            h.add("Warning", "299 - \"" + w.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+        for (String w : WarningHeaders.KUBE.values(warnings)) {
+            h.add("Warning", w);
         }
         return new ResponseEntity<>(body, h, status);
     }

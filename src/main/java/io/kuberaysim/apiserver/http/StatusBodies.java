@@ -58,6 +58,11 @@ public final class StatusBodies {
         return s;
     }
 
+    /** The Status of a failure, encoded. */
+    public static byte[] failureJson(ApiException e) {
+        return Json.MAPPER.writeValueAsBytes(failure(e));
+    }
+
     public static ObjectNode deleted(String name, String group, String plural, String uid) {
         ObjectNode s = Json.object();
         s.put("kind", "Status");

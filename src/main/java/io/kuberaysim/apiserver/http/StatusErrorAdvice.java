@@ -3,6 +3,7 @@ package io.kuberaysim.apiserver.http;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.errors.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -56,6 +57,15 @@ class StatusErrorAdvice {
     @ExceptionHandler(JacksonException.class)
     ResponseEntity<byte[]> decoding(JacksonException e) {
         return body(ApiException.badRequest("the request could not be decoded: " + e.getOriginalMessage()));
+    }
+
+    /** Tomcat decodes the query string lazily, on the first parameter read: bad percent-encoding is a bad request. */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<byte[]> queryString(InvalidParameterException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        int note = message.indexOf(" Note that");
+        return body(ApiException.badRequest("the query string could not be decoded: "
+                + (note > 0 ? message.substring(0, note) : message)));
     }
 
     /** A watcher's client went away: nothing can be answered and nothing is wrong. */

@@ -1,0 +1,32 @@
+package io.kuberaysim.apiserver.http;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+
+/**
+ * What one client may cost the server ({@code kuberay-sim.*}): the size of a request body and how long it may take
+ * to arrive.
+ *
+ * @param maxRequestBodyBytes largest request body accepted; larger ones get 413 before they are read
+ *                            (kube-apiserver's limit is 3 MiB)
+ * @param requestBodyTimeout  time a request body may take to arrive in full; slower ones get 408
+ */
+@ConfigurationProperties("kuberay-sim")
+public record HttpLimits(Long maxRequestBodyBytes, Duration requestBodyTimeout) {
+    public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 3L * 1024 * 1024;
+    public static final Duration DEFAULT_REQUEST_BODY_TIMEOUT = Duration.ofSeconds(60);
+
+    public HttpLimits {
+        maxRequestBodyBytes = maxRequestBodyBytes == null ? DEFAULT_MAX_REQUEST_BODY_BYTES : maxRequestBodyBytes;
+        requestBodyTimeout = requestBodyTimeout == null ? DEFAULT_REQUEST_BODY_TIMEOUT : requestBodyTimeout;
+        if (maxRequestBodyBytes < 1 || maxRequestBodyBytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("kuberay-sim.max-request-body-bytes must be between 1 and "
+                    + (Integer.MAX_VALUE - 8) + ", was " + maxRequestBodyBytes);
+        }
+        if (requestBodyTimeout.isNegative() || requestBodyTimeout.isZero()) {
+            throw new IllegalArgumentException("kuberay-sim.request-body-timeout must be positive, was "
+                    + requestBodyTimeout);
+        }
+    }
+}

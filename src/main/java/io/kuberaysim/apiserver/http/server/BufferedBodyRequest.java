@@ -1,0 +1,71 @@
+package io.kuberaysim.apiserver.http.server;
+
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+
+/** A request whose body has already been read into memory. */
+final class BufferedBodyRequest extends HttpServletRequestWrapper {
+    private final byte[] body;
+    private final ByteArrayInputStream in;
+
+    BufferedBodyRequest(HttpServletRequest request, byte[] body) {
+        super(request);
+        this.body = body;
+        this.in = new ByteArrayInputStream(body);
+    }
+
+    @Override
+    public int getContentLength() {
+        return body.length;
+    }
+
+    @Override
+    public long getContentLengthLong() {
+        return body.length;
+    }
+
+    @Override
+    public ServletInputStream getInputStream() {
+        return new ServletInputStream() {
+            @Override
+            public boolean isFinished() {
+                return in.available() == 0;
+            }
+
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setReadListener(ReadListener listener) {
+                throw new IllegalStateException("the body has been read already; read it with blocking reads");
+            }
+
+            @Override
+            public int read() {
+                return in.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                return in.read(b, off, len);
+            }
+        };
+    }
+
+    @Override
+    public BufferedReader getReader() {
+        String encoding = getCharacterEncoding();
+        Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
+        return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+    }
+}

@@ -1,0 +1,110 @@
+package io.kuberaysim.config;
+
+import io.kuberaysim.apiserver.http.HttpLimits;
+import io.kuberaysim.apiserver.http.server.DeclaredBodyLimitValve;
+import io.kuberaysim.apiserver.http.server.NonBlockingBodyFilter;
+import io.kuberaysim.apiserver.http.server.StatusErrorReportValve;
+import jakarta.servlet.DispatcherType;
+import org.apache.catalina.Context;
+import org.apache.catalina.Valve;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.apache.coyote.http11.AbstractHttp11Protocol;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.filter.FormContentFilter;
+
+/**
+ * Wires the HTTP server's limits and the embedded Tomcat's edge: bodies over the limit refused before they are read,
+ * bodies read without holding threads, and Tomcat's own errors answered as Status.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(HttpLimits.class)
+class HttpServerConfiguration {
+    /**
+     * Room for kube-apiserver's warning budget (4,096 characters, one header each) in the response headers; Tomcat's
+     * default of 8 KiB is about what 160 short warnings take.
+     */
+    private static final int MAX_RESPONSE_HEADER_BYTES = 64 * 1024;
+
+    @Bean
+    TomcatEdge tomcatEdge(HttpLimits limits) {
+        return new TomcatEdge(limits);
+    }
+
+    /**
+     * Spring's form filter would read PUT/PATCH/DELETE form bodies with blocking reads, ahead of the non-blocking
+     * body reader; the API has no form bodies, so it is not registered.
+     */
+    @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    FilterRegistrationBean<FormContentFilter> formContentFilterOff(FormContentFilter filter) {
+        FilterRegistrationBean<FormContentFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setEnabled(false);
+        return registration;
+    }
+
+    /** Runs after Spring Boot's own Tomcat customizer, whose HTML error report valve it replaces. */
+    static final class TomcatEdge implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+        private final HttpLimits limits;
+
+        TomcatEdge(HttpLimits limits) {
+            this.limits = limits;
+        }
+
+        @Override
+        public void customize(TomcatServletWebServerFactory factory) {
+            factory.addConnectorCustomizers(connector -> {
+                if (connector.getProtocolHandler() instanceof AbstractHttp11Protocol<?> http) {
+                    http.setMaxHttpResponseHeaderSize(MAX_RESPONSE_HEADER_BYTES);
+                }
+            });
+            factory.addContextValves(new DeclaredBodyLimitValve(limits.maxRequestBodyBytes()));
+            factory.addContextCustomizers(context -> {
+                // a 413 closes the connection instead of reading the rest of a body nobody wants
+                context.setSwallowAbortedUploads(false);
+                replaceErrorReport((StandardHost) context.getParent());
+                addBodyFilter(context);
+            });
+        }
+
+        private static void replaceErrorReport(StandardHost host) {
+            for (Valve valve : host.getPipeline().getValves()) {
+                if (valve instanceof ErrorReportValve) {
+                    host.getPipeline().removeValve(valve);
+                }
+            }
+            // the host adds a valve of this class at start unless it finds one
+            host.setErrorReportValveClass(StatusErrorReportValve.class.getName());
+            host.getPipeline().addValve(new StatusErrorReportValve());
+        }
+
+        /** Mapped after every filter Spring registers, so they all see a request before its body is read. */
+        private void addBodyFilter(Context context) {
+            FilterDef def = new FilterDef();
+            def.setFilterName("nonBlockingBody");
+            def.setFilter(new NonBlockingBodyFilter(limits.maxRequestBodyBytes(), limits.requestBodyTimeout()));
+            def.setAsyncSupported("true");
+            context.addFilterDef(def);
+            FilterMap map = new FilterMap();
+            map.setFilterName("nonBlockingBody");
+            map.addURLPattern("/*");
+            map.setDispatcher(DispatcherType.REQUEST.name());
+            map.setDispatcher(DispatcherType.ASYNC.name());
+            context.addFilterMap(map);
+        }
+
+        @Override
+        public int getOrder() {
+            return Ordered.LOWEST_PRECEDENCE;
+        }
+    }
+}
