@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = HttpEdgeTestProperties.ALL)
 class ContainerErrorsHttpTest {
     static final String CM = "/api/v1/namespaces/default/configmaps";
-    static final String END = "Host: x\r\nConnection: close\r\n\r\n";
+    static final String END = "Host: localhost\r\nConnection: close\r\n\r\n";
 
     @LocalServerPort
     int port;
@@ -32,7 +32,7 @@ class ContainerErrorsHttpTest {
     }
 
     static Stream<Arguments> rejected() {
-        String post = "POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n";
+        String post = "POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n";
         return Stream.of(
                 Arguments.of("encoded slash in a name", "GET " + CM + "/a%2Fb HTTP/1.1\r\n" + END, 400, "BadRequest"),
                 Arguments.of("encoded backslash in a name", "GET " + CM + "/a%5Cb HTTP/1.1\r\n" + END, 400, "BadRequest"),
@@ -54,7 +54,7 @@ class ContainerErrorsHttpTest {
                 Arguments.of("Content-Type */*", post.replace("application/json", "*/*") + "Content-Length: 2\r\n\r\n{}", 415, "UnsupportedMediaType"),
                 Arguments.of("Content-Type application/*", post.replace("application/json", "application/*") + "Content-Length: 2\r\n\r\n{}", 415, "UnsupportedMediaType"),
                 Arguments.of("Content-Type that is not a media type", post.replace("application/json", "garbage") + "Content-Length: 2\r\n\r\n{}", 415, "UnsupportedMediaType"),
-                Arguments.of("patch with Content-Type */*", "PATCH " + CM + "/x HTTP/1.1\r\nHost: x\r\nContent-Type: */*\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 415, "UnsupportedMediaType"));
+                Arguments.of("patch with Content-Type */*", "PATCH " + CM + "/x HTTP/1.1\r\nHost: localhost\r\nContent-Type: */*\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 415, "UnsupportedMediaType"));
     }
 
     @ParameterizedTest(name = "{0}: {2} {3}")
@@ -76,7 +76,7 @@ class ContainerErrorsHttpTest {
     @DisplayName("a write without Content-Type is read as JSON, as kube-apiserver reads it")
     void noContentTypeIsJson() throws Exception {
         String body = "{\"metadata\":{\"name\":\"untyped\"},\"data\":{\"a\":\"b\"}}";
-        RawHttp.Response r = send("POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length()
+        RawHttp.Response r = send("POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + body.length()
                 + "\r\nConnection: close\r\n\r\n" + body);
         assertThat(r.code()).as(r.text()).isEqualTo(201);
         assertThat(r.json().at("/data/a").asString()).isEqualTo("b");

@@ -38,7 +38,7 @@ class ManyWarningsHttpTest {
                 """.formatted(unknown);
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         RawHttp.Response r = RawHttp.exchange(port, "POST /apis/ray.io/v1/namespaces/default/rayclusters HTTP/1.1\r\n"
-                + "Host: x\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
+                + "Host: localhost\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
                 + "\r\nConnection: close\r\n\r\n", bytes, Duration.ofSeconds(20));
 
         assertThat(r.code()).as(r.text()).isEqualTo(201);

@@ -49,7 +49,7 @@ class RequestBodyLimitHttpTest {
     @DisplayName("a declared Content-Length over the limit is answered at once, though the body never comes")
     void declaredLengthOverTheLimit() throws Exception {
         try (RawHttp http = new RawHttp(port, Duration.ofSeconds(20))) {
-            http.send("POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            http.send("POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 99999999999\r\n\r\n{}");
             assertTooLarge(http.read());
             assertThat(http.closedByServer()).as("connection closed, not drained").isTrue();
@@ -60,7 +60,7 @@ class RequestBodyLimitHttpTest {
     @DisplayName("Expect: 100-continue with a body over the limit gets the 413 and no 100 Continue")
     void expectContinueOverTheLimit() throws Exception {
         try (RawHttp http = new RawHttp(port, Duration.ofSeconds(20))) {
-            http.send("POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            http.send("POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Expect: 100-continue\r\nContent-Length: 62914560\r\n\r\n");
             assertTooLarge(http.readNext());
         }
@@ -71,7 +71,7 @@ class RequestBodyLimitHttpTest {
     void expectContinueWithinTheLimit() throws Exception {
         String body = "{\"metadata\":{\"name\":\"continued\"}}";
         try (RawHttp http = new RawHttp(port, Duration.ofSeconds(20))) {
-            http.send("POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            http.send("POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Expect: 100-continue\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n");
             assertThat(http.readNext().code()).isEqualTo(100);
             http.send(body);
@@ -83,7 +83,7 @@ class RequestBodyLimitHttpTest {
     @DisplayName("a chunked body is cut off once it passes the limit: 413, the rest is never read")
     void chunkedBodyOverTheLimit() throws Exception {
         try (RawHttp http = new RawHttp(port, Duration.ofSeconds(20))) {
-            http.send("POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            http.send("POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n");
             byte[] chunk = ("2000\r\n" + "x".repeat(0x2000) + "\r\n").getBytes(StandardCharsets.US_ASCII);
             try {
@@ -107,7 +107,7 @@ class RequestBodyLimitHttpTest {
             for (int i = 0; i < 20; i++) {
                 codes.add(pool.submit(() -> {
                     try (RawHttp http = new RawHttp(port, Duration.ofSeconds(30))) {
-                        http.send("POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        http.send("POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                                 + "Content-Length: " + (100L << 20) + "\r\n\r\n");
                         byte[] block = new byte[1 << 16];
                         try {

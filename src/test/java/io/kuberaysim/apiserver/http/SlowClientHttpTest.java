@@ -31,7 +31,7 @@ class SlowClientHttpTest {
 
     RawHttp trickle(int bodyBytesSent) throws Exception {
         RawHttp http = new RawHttp(port, GENEROUS);
-        http.send("POST " + CM + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        http.send("POST " + CM + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
                 + "{".repeat(bodyBytesSent));
         return http;
     }
@@ -47,10 +47,10 @@ class SlowClientHttpTest {
             for (RawHttp s : slow) {
                 s.send("x");
             }
-            assertThat(RawHttp.exchange(port, "GET /version HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", GENEROUS)
+            assertThat(RawHttp.exchange(port, "GET /version HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", GENEROUS)
                     .json().get("major").asString()).isEqualTo("1");
             try (RawHttp watch = new RawHttp(port, GENEROUS)) {
-                watch.send("GET " + CM + "?watch=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+                watch.send("GET " + CM + "?watch=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
                 assertThat(watch.readHead().code()).isEqualTo(200);
             }
         } finally {
