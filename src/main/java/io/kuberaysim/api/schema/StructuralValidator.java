@@ -125,6 +125,36 @@ public final class StructuralValidator {
                 errors.add(FieldError.invalid(path, FieldError.render(value),
                         displayPath(path) + " in body should be greater than or equal to " + schema.minimum()));
             }
+            checkFormatRange(value, schema, path);
+        }
+
+        /**
+         * An int32 or int64 field holds only what its Go type can: a KubeRay {@code replicas} of 2147483648 or 1e30
+         * would make every reader of the object fail to decode it, so it is refused like a value below a minimum.
+         */
+        private void checkFormatRange(JsonNode value, Schema schema, String path) {
+            if (schema.type() != Schema.Type.INTEGER || !value.isNumber()) {
+                return;
+            }
+            long min;
+            long max;
+            if ("int32".equals(schema.format())) {
+                min = Integer.MIN_VALUE;
+                max = Integer.MAX_VALUE;
+            } else if ("int64".equals(schema.format())) {
+                min = Long.MIN_VALUE;
+                max = Long.MAX_VALUE;
+            } else {
+                return;
+            }
+            BigDecimal v = value.decimalValue();
+            if (v.compareTo(BigDecimal.valueOf(max)) > 0) {
+                errors.add(FieldError.invalid(path, FieldError.render(value),
+                        displayPath(path) + " in body should be less than or equal to " + max));
+            } else if (v.compareTo(BigDecimal.valueOf(min)) < 0) {
+                errors.add(FieldError.invalid(path, FieldError.render(value),
+                        displayPath(path) + " in body should be greater than or equal to " + min));
+            }
         }
 
         private static boolean typeMatches(JsonNode value, Schema schema) {

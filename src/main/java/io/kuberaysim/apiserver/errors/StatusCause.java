@@ -31,9 +31,32 @@ public record StatusCause(String reason, String message, String field) {
     /** Renders a value as Go's %#v does for the types we meet: quoted strings, bare numbers. */
     static String render(Object value) {
         if (value instanceof String s) {
-            return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+            return quote(s);
         }
         return String.valueOf(value);
+    }
+
+    /** Go's {@code %q}: a double-quoted string with quotes, backslashes and control characters escaped. */
+    public static String quote(String s) {
+        StringBuilder out = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) {
+                        out.append(String.format("\\x%02x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
     }
 
     /** The text kube-apiserver prints for a field error: {@code field: message}. */

@@ -5,6 +5,7 @@ import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.apiserver.validation.TypedDecoding;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.databind.JsonNode;
 
@@ -70,16 +71,14 @@ final class QueryOptions {
         boolean dryRun = dryRun(req.getParameterValues("dryRun"));
         String uid = null;
         String rv = null;
-        if (body != null && body.isObject()) {
+        if (body != null) {
+            checkDeleteOptionsBody(body);
             JsonNode p = body.get("propagationPolicy");
             if (p != null && !p.isNull()) {
                 policy = p.asString();
             }
             JsonNode g = body.get("gracePeriodSeconds");
             if (g != null && !g.isNull()) {
-                if (!g.canConvertToLong()) {
-                    throw ApiException.badRequest("gracePeriodSeconds must be an integer");
-                }
                 grace = g.asLong();
             }
             JsonNode o = body.get("orphanDependents");
@@ -102,6 +101,22 @@ final class QueryOptions {
             grace = 0L;
         }
         return new DeleteOptions(policy, grace, uid, rv, dryRun, orphan);
+    }
+
+    /**
+     * A DELETE body is a metav1.DeleteOptions, decoded as strictly as kube-apiserver decodes it: a field of the
+     * wrong type ({@code "dryRun":"All"}, {@code "preconditions":{"uid":5}}) or a body of another kind is a 400,
+     * before anything is deleted, rather than options silently ignored.
+     */
+    private static void checkDeleteOptionsBody(JsonNode body) {
+        TypedDecoding.check(body, io.fabric8.kubernetes.api.model.DeleteOptions.class)
+                .ifPresent(m -> {
+                    throw ApiException.badRequest(m.goMessage());
+                });
+        String kind = body.path("kind").asString("");
+        if (!kind.isEmpty() && !kind.equals("DeleteOptions")) {
+            throw ApiException.badRequest("decoded object cannot be converted to DeleteOptions");
+        }
     }
 
     private static boolean bool(HttpServletRequest req, String name) {

@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
@@ -14,6 +15,7 @@ import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore.UpdateResult;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
+import io.kuberaysim.apiserver.validation.TypedDecoding;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -26,6 +28,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -86,6 +89,7 @@ public final class GenericRegistry {
         ResourceStrategy strategy = strategy(type);
         ObjectNode obj = body.deepCopy();
         checkTypeMeta(type, obj);
+        decode(strategy, obj);
         ObjectNode meta = Json.child(obj, "metadata");
         String ns = resolveNamespace(type, namespace, meta);
         List<String> warnings = new ArrayList<>();
@@ -127,6 +131,8 @@ public final class GenericRegistry {
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type, name, causes);
         }
+        warnings.addAll(MetadataValidation.warnings(meta, type));
+        warnings.addAll(strategy.warnings(obj));
         if (options.dryRun()) {
             return new WriteResult(ResourceReader.unstored(type, obj), warnings, true);
         }
@@ -138,6 +144,42 @@ public final class GenericRegistry {
             }
             throw ApiException.alreadyExists(type, name);
         }
+    }
+
+    /**
+     * kube-apiserver decodes a request body into its Go type before anything else: a value of the wrong type
+     * (a string for an integer, a malformed quantity) is a 400 naming the Go field, e.g. {@code Pod in version
+     * "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field
+     * PodSpec.spec.terminationGracePeriodSeconds of type int64}. Custom resources have only their metadata typed.
+     */
+    private static void decode(ResourceStrategy strategy, ObjectNode obj) {
+        mismatch(strategy, obj).ifPresent(m -> {
+            ResourceType type = strategy.type();
+            throw ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
+                    + type.kind() + ": " + m.goMessage());
+        });
+    }
+
+    /** The same decoding after a patch: kube-apiserver answers 422 with the patched object as the value. */
+    private static void decodePatched(ResourceStrategy strategy, ObjectNode patched) {
+        mismatch(strategy, patched).ifPresent(m -> {
+            throw ApiException.invalid("", "", "", "",
+                    List.of(StatusCause.invalid("patch", patched.toString(), m.goMessage())));
+        });
+    }
+
+    private static Optional<TypedDecoding.Mismatch> mismatch(ResourceStrategy strategy, ObjectNode obj) {
+        Class<?> model = strategy.model();
+        if (model != null) {
+            return TypedDecoding.check(obj, model);
+        }
+        JsonNode meta = obj.get("metadata");
+        if (meta == null) {
+            return Optional.empty();
+        }
+        ObjectNode metadataOnly = Json.object();
+        metadataOnly.set("metadata", meta);
+        return TypedDecoding.check(metadataOnly, GenericKubernetesResource.class);
     }
 
     private static String nameForErrors(JsonNode meta) {
@@ -225,7 +267,7 @@ public final class GenericRegistry {
                 causes.add(StatusCause.invalid("metadata.name", name, msg));
             }
         }
-        causes.addAll(MetadataValidation.validateLabelsAndAnnotations(meta));
+        causes.addAll(MetadataValidation.validate(meta, strategy.type()));
         return causes;
     }
 
@@ -237,6 +279,7 @@ public final class GenericRegistry {
         ResourceStrategy strategy = strategy(type);
         ObjectNode input = body.deepCopy();
         checkTypeMeta(type, input);
+        decode(strategy, input);
         ObjectNode meta = Json.child(input, "metadata");
         String bodyName = Json.text(meta, "name");
         if (bodyName != null && !bodyName.equals(name)) {
@@ -258,11 +301,10 @@ public final class GenericRegistry {
         }
         List<String> warnings = new ArrayList<>();
         return write(type, namespace, name, options, current -> {
-            ObjectNode next = status ? statusOnly(current, input) : input.deepCopy();
-            if (!status) {
-                next = schemaCheck.apply(strategy, next, options, warnings, name);
+            if (status) {
+                return schemaCheck.applyToStatus(strategy, statusOnly(current, input), options, warnings, name);
             }
-            return next;
+            return schemaCheck.apply(strategy, input.deepCopy(), options, warnings, name);
         }, status, warnings);
     }
 
@@ -303,8 +345,9 @@ public final class GenericRegistry {
         List<String> warnings = new ArrayList<>();
         return write(type, namespace, name, options, current -> {
             ObjectNode patched = applyPatch(type, current.copy(), patchType, patch, mergeKeys);
+            decodePatched(strategy, patched);
             if (status) {
-                return statusOnly(current, patched);
+                return schemaCheck.applyToStatus(strategy, statusOnly(current, patched), options, warnings, name);
             }
             return schemaCheck.apply(strategy, patched, options, warnings, name);
         }, status, warnings);
@@ -326,11 +369,43 @@ public final class GenericRegistry {
         if (!(result instanceof ObjectNode o)) {
             throw ApiException.badRequest("the patch turned the object into something that is not an object");
         }
-        Object kind = Json.text(o, "kind");
-        if (kind != null && !kind.equals(type.kind())) {
-            throw ApiException.badRequest("the patch may not change the kind of the object");
-        }
+        checkPatchedTypeMeta(type, o);
         return o;
+    }
+
+    /**
+     * A patch may not move an object to another kind or version: 422 as apiextensions-apiserver's
+     * {@code ValidateTypeMeta} answers ({@code apiVersion: Invalid value: "ray.io/v2": must be ray.io/v1}).
+     * Removing either field is refused for custom resources too; a built-in gets them back from the URL, as
+     * kube-apiserver's typed decoding fills them in.
+     */
+    private static void checkPatchedTypeMeta(ResourceType type, ObjectNode patched) {
+        List<StatusCause> causes = new ArrayList<>();
+        String kind = Json.text(patched, "kind");
+        String apiVersion = Json.text(patched, "apiVersion");
+        boolean restore = !type.isCustomResource();
+        if (kind == null ? !restore : !kind.equals(type.kind())) {
+            causes.add(StatusCause.invalid("kind", typeMetaValue(patched.get("kind")), "must be " + type.kind()));
+        }
+        if (apiVersion == null ? !restore : !apiVersion.equals(type.apiVersion())) {
+            causes.add(StatusCause.invalid("apiVersion", typeMetaValue(patched.get("apiVersion")),
+                    "must be " + type.apiVersion()));
+        }
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid(type, nameForErrors(Json.child(patched, "metadata")), causes);
+        }
+        if (kind == null || apiVersion == null) {
+            ObjectNode rest = patched.deepCopy();
+            rest.remove(List.of("apiVersion", "kind"));
+            patched.removeAll();
+            patched.put("apiVersion", type.apiVersion());
+            patched.put("kind", type.kind());
+            patched.setAll(rest);
+        }
+    }
+
+    private static String typeMetaValue(JsonNode value) {
+        return value == null || value.isNull() ? "" : value.isString() ? value.asString() : value.toString();
     }
 
     private static JsonNode withoutNulls(JsonNode node) {
@@ -385,7 +460,7 @@ public final class GenericRegistry {
         ObjectStore.UpdateFunction fn = current -> {
             warnings.clear();
             ObjectNode next = nextState.from(current);
-            return finishUpdate(strategy, current, next, status);
+            return finishUpdate(strategy, current, next, status, warnings);
         };
         if (options.dryRun()) {
             StoredObject current = store.get(type, ns, name);
@@ -404,7 +479,7 @@ public final class GenericRegistry {
     }
 
     private UpdateResult finishUpdate(ResourceStrategy strategy, StoredObject current, ObjectNode next,
-                                      boolean status) {
+                                      boolean status, List<String> warnings) {
         ResourceType type = strategy.type();
         ObjectNode old = current.object();
         ObjectNode meta = Json.child(next, "metadata");
@@ -433,7 +508,7 @@ public final class GenericRegistry {
                     next.set("status", st);
                 }
             }
-            causes.addAll(MetadataValidation.validateLabelsAndAnnotations(meta));
+            causes.addAll(MetadataValidation.validate(meta, type));
             causes.addAll(newFinalizersWhileDeleting(old, meta));
             strategy.prepareForUpdate(next, old);
             if (strategy.tracksGeneration() && specChanged(next, old)) {
@@ -441,9 +516,15 @@ public final class GenericRegistry {
                 meta.put("generation", gen + 1);
             }
             causes.addAll(strategy.validateUpdate(next, old));
+        } else {
+            causes.addAll(strategy.validateStatusUpdate(next, old));
         }
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type, current.name(), causes);
+        }
+        if (!status) {
+            warnings.addAll(MetadataValidation.warnings(meta, type));
+            warnings.addAll(strategy.warnings(next));
         }
         if (current.isDeleting() && !strategy.hasFinalizers(next)) {
             return UpdateResult.deleteObject();

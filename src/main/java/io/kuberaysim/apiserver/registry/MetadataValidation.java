@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry;
 
+import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import tools.jackson.databind.JsonNode;
@@ -7,10 +8,118 @@ import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** ObjectMeta rules common to every resource: label keys and values, annotation keys and total size. */
+/**
+ * ObjectMeta rules common to every resource, as apimachinery's {@code ValidateObjectMeta}: label keys and values,
+ * annotation keys and total size, owner references and finalizer names.
+ */
 final class MetadataValidation {
+    /** Finalizers kube-apiserver knows without a domain ({@code validateKubeFinalizerName}). */
+    private static final Set<String> STANDARD_FINALIZERS = Set.of("kubernetes", "orphan", "foregroundDeletion");
+
     private MetadataValidation() {
+    }
+
+    static List<StatusCause> validate(JsonNode meta, ResourceType type) {
+        List<StatusCause> causes = validateLabelsAndAnnotations(meta);
+        causes.addAll(validateOwnerReferences(meta.get("ownerReferences")));
+        causes.addAll(validateFinalizers(meta.get("finalizers"), type));
+        return causes;
+    }
+
+    /**
+     * Custom resources may carry finalizers without a domain, with a warning (built-ins refuse them), e.g.
+     * {@code metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name including a path (/) to
+     * avoid accidental conflicts with other finalizer writers}.
+     */
+    static List<String> warnings(JsonNode meta, ResourceType type) {
+        JsonNode finalizers = meta.get("finalizers");
+        if (!type.isCustomResource() || finalizers == null || !finalizers.isArray()) {
+            return List.of();
+        }
+        List<String> warnings = new ArrayList<>();
+        for (JsonNode f : finalizers) {
+            String name = f.asString("");
+            if (!name.contains("/") && !STANDARD_FINALIZERS.contains(name)
+                    && NameValidation.isQualifiedName(name).isEmpty()) {
+                warnings.add("metadata.finalizers: " + StatusCause.quote(name) + ": prefer a domain-qualified "
+                        + "finalizer name including a path (/) to avoid accidental conflicts with other finalizer "
+                        + "writers");
+            }
+        }
+        return warnings;
+    }
+
+    /** {@code ValidateOwnerReferences}: every reference names its owner completely; one controller at most. */
+    private static List<StatusCause> validateOwnerReferences(JsonNode refs) {
+        List<StatusCause> causes = new ArrayList<>();
+        if (refs == null || !refs.isArray()) {
+            return causes;
+        }
+        String path = "metadata.ownerReferences";
+        String controller = null;
+        for (JsonNode ref : refs) {
+            String apiVersion = ref.path("apiVersion").asString("");
+            String kind = ref.path("kind").asString("");
+            String version = apiVersion.contains("/") ? apiVersion.substring(apiVersion.indexOf('/') + 1) : apiVersion;
+            if (version.isEmpty() || version.contains("/")) {
+                causes.add(StatusCause.invalid(path + ".apiVersion", apiVersion, "version must not be empty"));
+            }
+            if (kind.isEmpty()) {
+                causes.add(StatusCause.invalid(path + ".kind", kind, "kind must not be empty"));
+            }
+            if (ref.path("name").asString("").isEmpty()) {
+                causes.add(StatusCause.invalid(path + ".name", "", "name must not be empty"));
+            }
+            if (ref.path("uid").asString("").isEmpty()) {
+                causes.add(StatusCause.invalid(path + ".uid", "", "uid must not be empty"));
+            }
+            if (apiVersion.equals("v1") && kind.equals("Event")) {
+                causes.add(StatusCause.invalid(path, ref.toString(), "/v1, Kind=Event is disallowed from being an owner"));
+            }
+            if (ref.path("controller").asBoolean(false)) {
+                String owner = kind + "/" + ref.path("name").asString("");
+                if (controller != null) {
+                    causes.add(StatusCause.invalid(path, refs.toString(), "Only one reference can have Controller set "
+                            + "to true. Found \"true\" in references for " + controller + " and " + owner));
+                }
+                controller = owner;
+            }
+        }
+        return causes;
+    }
+
+    /**
+     * {@code ValidateFinalizers}: qualified names; a built-in's finalizer without a domain must be a standard
+     * one; {@code orphan} and {@code foregroundDeletion} together contradict each other.
+     */
+    private static List<StatusCause> validateFinalizers(JsonNode finalizers, ResourceType type) {
+        List<StatusCause> causes = new ArrayList<>();
+        if (finalizers == null || !finalizers.isArray()) {
+            return causes;
+        }
+        boolean orphan = false;
+        boolean foreground = false;
+        for (JsonNode f : finalizers) {
+            String name = f.asString("");
+            List<String> errors = NameValidation.isQualifiedName(name);
+            for (String msg : errors) {
+                causes.add(StatusCause.invalid("metadata.finalizers", name, msg));
+            }
+            if (errors.isEmpty() && !type.isCustomResource() && !name.contains("/")
+                    && !STANDARD_FINALIZERS.contains(name)) {
+                causes.add(StatusCause.invalid("metadata.finalizers", name,
+                        "name is neither a standard finalizer name nor is it fully qualified"));
+            }
+            orphan |= name.equals("orphan");
+            foreground |= name.equals("foregroundDeletion");
+        }
+        if (orphan && foreground) {
+            causes.add(StatusCause.invalid("metadata.finalizers", finalizers.toString(),
+                    "finalizer orphan and foregroundDeletion cannot be both set"));
+        }
+        return causes;
     }
 
     static List<StatusCause> validateLabelsAndAnnotations(JsonNode meta) {

@@ -35,6 +35,15 @@ public interface ResourceStrategy {
         return NameValidation.isDns1123Subdomain(name);
     }
 
+    /**
+     * The typed model kube-apiserver decodes this kind into (a fabric8 model class): a value of the wrong type
+     * anywhere in a body is a decoding error, as in Go. Null for kinds without one (custom resources are checked
+     * against their structural {@link #schema()}, with only their metadata typed).
+     */
+    default Class<?> model() {
+        return null;
+    }
+
     /** Sets server-owned fields of a new object (status was already dropped if the type has a status subresource). */
     default void prepareForCreate(ObjectNode object, Instant now) {
     }
@@ -51,6 +60,16 @@ public interface ResourceStrategy {
     /** Resource-specific validation of an update (immutable fields and the like). */
     default List<StatusCause> validateUpdate(ObjectNode object, JsonNode old) {
         return validate(object);
+    }
+
+    /** Resource-specific validation of a write of the status subresource; {@code old} is the stored state. */
+    default List<StatusCause> validateStatusUpdate(ObjectNode object, JsonNode old) {
+        return List.of();
+    }
+
+    /** Warnings about an accepted create or update (kube-apiserver's {@code WarningsOnCreate/OnUpdate}). */
+    default List<String> warnings(ObjectNode object) {
+        return List.of();
     }
 
     /** Whether metadata.generation is maintained (custom resources and most workload kinds). */

@@ -3,8 +3,10 @@ package io.kuberaysim.apiserver.registry;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.schema.Schema;
 import io.kuberaysim.api.schema.StructuralValidator;
+import io.kuberaysim.api.schema.ValidationResult;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.errors.StatusCause;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.List;
@@ -22,8 +24,29 @@ final class SchemaCheck {
         if (schema == null) {
             return object;
         }
-        ResourceType type = strategy.type();
-        var result = StructuralValidator.validate(object, schema);
+        return (ObjectNode) check(strategy.type(), StructuralValidator.validate(object, schema), options, warnings,
+                name);
+    }
+
+    /**
+     * A write of the status subresource: only {@code status} is new (the rest is the stored object, already
+     * valid), so only it is pruned, defaulted and type-checked, against the schema's {@code status} property.
+     */
+    ObjectNode applyToStatus(ResourceStrategy strategy, ObjectNode object, WriteOptions options,
+                             List<String> warnings, String name) {
+        Schema schema = strategy.schema();
+        Schema statusSchema = schema == null ? null : schema.properties().get("status");
+        JsonNode status = object.get("status");
+        if (statusSchema == null || status == null) {
+            return object;
+        }
+        object.set("status", check(strategy.type(), StructuralValidator.validate(status, statusSchema, "status"),
+                options, warnings, name));
+        return object;
+    }
+
+    private static JsonNode check(ResourceType type, ValidationResult result, WriteOptions options,
+                                  List<String> warnings, String name) {
         List<String> unknown = result.unknownFields();
         if (!unknown.isEmpty()) {
             switch (options.fieldValidation()) {
@@ -39,6 +62,6 @@ final class SchemaCheck {
             throw ApiException.invalid(type, name, result.errors().stream()
                     .map(e -> new StatusCause(e.reason(), e.message(), e.field())).toList());
         }
-        return (ObjectNode) result.value();
+        return result.value();
     }
 }

@@ -76,7 +76,14 @@ class StructuralValidatorTest {
                 Arguments.of("{'title':'t','color':'blue'}", "color", "FieldValueNotSupported",
                         "Unsupported value: \"blue\": supported values: \"red\", \"green\""),
                 Arguments.of("{'title':'t','replicas':-1}", "replicas", "FieldValueInvalid",
-                        "Invalid value: -1: replicas in body should be greater than or equal to 0"));
+                        "Invalid value: -1: replicas in body should be greater than or equal to 0"),
+                Arguments.of("{'title':'t','replicas':2147483648}", "replicas", "FieldValueInvalid",
+                        "Invalid value: 2147483648: replicas in body should be less than or equal to 2147483647"),
+                Arguments.of("{'title':'t','replicas':1e30}", "replicas", "FieldValueInvalid",
+                        "Invalid value: 1.0E30: replicas in body should be less than or equal to 2147483647"),
+                Arguments.of("{'title':'t','items':[{'name':'a','size':-2147483649}]}", "items[0].size",
+                        "FieldValueInvalid", "Invalid value: -2147483649: items[0].size in body should be greater "
+                                + "than or equal to -2147483648"));
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

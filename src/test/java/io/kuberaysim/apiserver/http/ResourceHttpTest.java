@@ -150,7 +150,7 @@ class ResourceHttpTest {
                 Arguments.of("name starting with a digit", HttpMethod.POST, RC, "application/yaml", MANIFEST.formatted("1abc"), 422, "Invalid"),
                 Arguments.of("invalid label key", HttpMethod.POST, PODS, "application/json", "{\"metadata\":{\"name\":\"l\",\"labels\":{\"a b\":\"c\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}}", 422, "Invalid"),
                 Arguments.of("invalid label value", HttpMethod.POST, PODS, "application/json", "{\"metadata\":{\"name\":\"l\",\"labels\":{\"a\":\"-x-\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}}", 422, "Invalid"),
-                Arguments.of("label value not a string", HttpMethod.POST, PODS, "application/json", "{\"metadata\":{\"name\":\"l\",\"labels\":{\"a\":1}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}}", 422, "Invalid"),
+                Arguments.of("label value not a string", HttpMethod.POST, PODS, "application/json", "{\"metadata\":{\"name\":\"l\",\"labels\":{\"a\":1}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}}", 400, "BadRequest"),
                 Arguments.of("metadata not an object", HttpMethod.POST, PODS, "application/json", "{\"metadata\":\"x\"}", 400, "BadRequest"),
                 Arguments.of("missing headGroupSpec", HttpMethod.POST, RC, "application/json", "{\"metadata\":{\"name\":\"x\"},\"spec\":{}}", 422, "Invalid"),
                 Arguments.of("replicas not an integer", HttpMethod.POST, RC, "application/yaml", MANIFEST.formatted("x").replace("replicas: 1", "replicas: two"), 422, "Invalid"),

@@ -1,9 +1,15 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.schema.Schema;
+import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.validation.NameValidation;
+import io.kuberaysim.apiserver.validation.QuantityFormat;
+import io.kuberaysim.apiserver.validation.TypedDecoding;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +38,66 @@ public final class CustomResourceStrategy implements ResourceStrategy {
     @Override
     public Schema schema() {
         return schema;
+    }
+
+    /**
+     * KubeRay's CRDs embed the full PodTemplateSpec schema, so a template field of the wrong type or a malformed
+     * quantity is refused on write, with the messages of a structural schema, e.g. {@code
+     * spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu in body should match '^(\+|-)?...'}.
+     */
+    @Override
+    public List<StatusCause> validate(ObjectNode object) {
+        List<StatusCause> causes = new ArrayList<>();
+        JsonNode spec = object.get("spec");
+        for (String cluster : List.of("spec", "spec.rayClusterSpec", "spec.rayClusterConfig")) {
+            JsonNode clusterSpec = cluster.equals("spec") ? spec : spec == null ? null
+                    : spec.get(cluster.substring("spec.".length()));
+            if (clusterSpec == null || !clusterSpec.isObject()) {
+                continue;
+            }
+            checkTemplate(clusterSpec.path("headGroupSpec").get("template"), cluster + ".headGroupSpec.template",
+                    causes);
+            JsonNode groups = clusterSpec.get("workerGroupSpecs");
+            if (groups != null && groups.isArray()) {
+                for (int i = 0; i < groups.size(); i++) {
+                    checkTemplate(groups.get(i).get("template"), cluster + ".workerGroupSpecs[" + i + "].template",
+                            causes);
+                }
+            }
+        }
+        if (spec != null) {
+            checkTemplate(spec.get("submitterPodTemplate"), "spec.submitterPodTemplate", causes);
+        }
+        return causes;
+    }
+
+    private static void checkTemplate(JsonNode template, String path, List<StatusCause> causes) {
+        if (template == null || !template.isObject()) {
+            return;
+        }
+        TypedDecoding.check(template, PodTemplateSpec.class).ifPresent(m -> {
+            String field = path + "." + m.path();
+            String message;
+            if (m.malformedQuantity()) {
+                message = "Invalid value: " + StatusCause.quote(m.value().asString()) + ": " + field
+                        + " in body should match '" + QuantityFormat.CRD_PATTERN + "'";
+            } else if (m.rangeError() != null) {
+                message = "Invalid value: " + m.value() + ": " + field + " in body " + m.rangeError();
+            } else {
+                String actual = StatusCause.quote(jsonType(m.value()));
+                message = "Invalid value: " + actual + ": " + field + " in body must be of type " + m.schemaType()
+                        + ": " + actual;
+            }
+            causes.add(new StatusCause("FieldValueInvalid", message, field));
+        });
+    }
+
+    private static String jsonType(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return "null";
+        }
+        return value.isObject() ? "object" : value.isArray() ? "array" : value.isString() ? "string"
+                : value.isBoolean() ? "boolean" : value.isIntegralNumber() ? "integer" : "number";
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
@@ -52,6 +53,11 @@ public final class EventStrategy implements ResourceStrategy {
     @Override
     public Duration timeToLive() {
         return ttl.isZero() ? null : ttl;
+    }
+
+    @Override
+    public Class<?> model() {
+        return Event.class;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
@@ -20,6 +21,11 @@ public final class JobStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
         return ResourceTypes.JOBS;
+    }
+
+    @Override
+    public Class<?> model() {
+        return Job.class;
     }
 
     @Override
@@ -74,6 +80,11 @@ public final class JobStrategy implements ResourceStrategy {
                     "must be greater than or equal to 0"));
         }
         return causes;
+    }
+
+    @Override
+    public List<String> warnings(ObjectNode object) {
+        return PodTemplateRules.warnings(Json.at(object, "spec", "template", "spec"), "spec.template.spec");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
@@ -19,6 +20,11 @@ public final class NamespaceStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
         return ResourceTypes.NAMESPACES;
+    }
+
+    @Override
+    public Class<?> model() {
+        return Namespace.class;
     }
 
     @Override

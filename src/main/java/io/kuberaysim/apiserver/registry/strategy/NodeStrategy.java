@@ -1,10 +1,20 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
-/** core/v1 Node: cluster-scoped; the simulated cluster registers its nodes through the API like kubelets do. */
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * core/v1 Node: cluster-scoped; the simulated cluster registers its nodes through the API like kubelets do. Capacity
+ * and allocatable are what the scheduler divides, so they are checked on every write, status included.
+ */
 public final class NodeStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
@@ -12,7 +22,25 @@ public final class NodeStrategy implements ResourceStrategy {
     }
 
     @Override
+    public Class<?> model() {
+        return Node.class;
+    }
+
+    @Override
     public boolean tracksGeneration() {
         return false;
+    }
+
+    @Override
+    public List<StatusCause> validate(ObjectNode object) {
+        JsonNode status = object.path("status");
+        List<StatusCause> causes = new ArrayList<>(ResourceListRules.node(status.get("capacity"), "status.capacity"));
+        causes.addAll(ResourceListRules.node(status.get("allocatable"), "status.allocatable"));
+        return causes;
+    }
+
+    @Override
+    public List<StatusCause> validateStatusUpdate(ObjectNode object, JsonNode old) {
+        return validate(object);
     }
 }

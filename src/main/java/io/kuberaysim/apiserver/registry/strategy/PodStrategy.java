@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
@@ -46,6 +47,11 @@ public final class PodStrategy implements ResourceStrategy {
     }
 
     @Override
+    public Class<?> model() {
+        return Pod.class;
+    }
+
+    @Override
     public boolean tracksGeneration() {
         return false;
     }
@@ -80,6 +86,11 @@ public final class PodStrategy implements ResourceStrategy {
     @Override
     public List<StatusCause> validate(ObjectNode object) {
         return PodTemplateRules.validate(object.get("spec"), "spec");
+    }
+
+    @Override
+    public List<String> warnings(ObjectNode object) {
+        return PodTemplateRules.warnings(object.get("spec"), "spec");
     }
 
     @Override
@@ -143,7 +154,8 @@ public final class PodStrategy implements ResourceStrategy {
             return requested;
         }
         JsonNode g = Json.at(current.object(), "spec", "terminationGracePeriodSeconds");
-        return g == null ? 30L : g.asLong();
+        // kube-apiserver treats a negative period as 1 (it warned when the Pod was written)
+        return g == null ? 30L : g.canConvertToLong() ? Math.max(1L, g.asLong()) : 30L;
     }
 
     @Override

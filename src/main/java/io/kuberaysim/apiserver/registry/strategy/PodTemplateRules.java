@@ -51,6 +51,16 @@ final class PodTemplateRules {
         }
     }
 
+    /** kube-apiserver's pod warnings that concern us; {@code path} is the pod spec's. */
+    static List<String> warnings(JsonNode spec, String path) {
+        JsonNode grace = spec == null ? null : spec.get("terminationGracePeriodSeconds");
+        if (grace != null && grace.isIntegralNumber() && grace.asLong() < 0) {
+            return List.of(path + ".terminationGracePeriodSeconds: must be >= 0; negative values are invalid and "
+                    + "will be treated as 1");
+        }
+        return List.of();
+    }
+
     static List<StatusCause> validate(JsonNode spec, String path) {
         List<StatusCause> causes = new ArrayList<>();
         if (spec == null || !spec.isObject()) {
@@ -81,6 +91,13 @@ final class PodTemplateRules {
             String image = Json.text(c, "image");
             if (image == null || image.isBlank()) {
                 causes.add(StatusCause.required(p + ".image"));
+            }
+            causes.addAll(ResourceListRules.container(c, p));
+        }
+        JsonNode inits = spec.get("initContainers");
+        if (inits != null && inits.isArray()) {
+            for (int i = 0; i < inits.size(); i++) {
+                causes.addAll(ResourceListRules.container(inits.get(i), path + ".initContainers[" + i + "]"));
             }
         }
         String rp = Json.text(spec, "restartPolicy");

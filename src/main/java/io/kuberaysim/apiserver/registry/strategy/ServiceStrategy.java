@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.Service;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
@@ -25,6 +26,11 @@ public final class ServiceStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
         return ResourceTypes.SERVICES;
+    }
+
+    @Override
+    public Class<?> model() {
+        return Service.class;
     }
 
     @Override

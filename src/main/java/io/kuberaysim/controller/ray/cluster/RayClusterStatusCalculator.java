@@ -359,7 +359,10 @@ public final class RayClusterStatusCalculator {
             add(spec.headGroupSpec().template(), 1, cpu, mem, gpu, tpu);
             for (WorkerGroupSpec g : spec.workerGroups()) {
                 if (!g.suspended()) {
-                    add(g.template(), (long) g.replicasOrZero() * g.numOfHostsOrDefault(), cpu, mem, gpu, tpu);
+                    // KubeRay multiplies by the raw replicas; its CRD has no minimum, so a negative count would show
+                    // negative cpus ("-40m"): no group asks for less than nothing here
+                    long replicas = Math.max(0, g.replicasOrZero());
+                    add(g.template(), replicas * g.numOfHostsOrDefault(), cpu, mem, gpu, tpu);
                 }
             }
             return new DesiredResources(cpu.quantity(), mem.quantity(), gpu.quantity(), tpu.quantity());

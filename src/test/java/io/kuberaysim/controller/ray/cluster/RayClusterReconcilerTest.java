@@ -278,6 +278,19 @@ class RayClusterReconcilerTest {
         assertThat(s.path("desiredCPU").asString()).isEqualTo("21");
     }
 
+    // The CRD has no minimum on replicas: a negative count is clamped to minReplicas for Pods, and counts as
+    // nothing (not as negative cpus) in the desired resources.
+    @Test
+    void negativeReplicasNeverGiveNegativeResources() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", -5, 0, 3));
+        converge();
+        JsonNode s = status("demo");
+        assertThat(workerNames("demo")).isEmpty();
+        assertThat(s.path("desiredWorkerReplicas").asInt()).isZero();
+        assertThat(s.path("desiredCPU").asString()).isEqualTo("1");
+        assertThat(s.path("desiredMemory").asString()).isEqualTo("2Gi");
+    }
+
     // RC reconcilePods step 6e: Pods named in scaleStrategy.workersToDelete are deleted regardless of replicas.
     @Test
     void workersToDeleteRemovesTheNamedPods() {
