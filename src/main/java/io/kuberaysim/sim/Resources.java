@@ -1,6 +1,6 @@
 package io.kuberaysim.sim;
 
-import io.fabric8.kubernetes.api.model.Quantity;
+import io.kuberaysim.apiserver.validation.QuantityFormat;
 import tools.jackson.databind.JsonNode;
 
 import java.math.BigDecimal;
@@ -8,7 +8,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Amounts of named resources (cpu in cores, memory in bytes, nvidia.com/gpu, pods), parsed with fabric8's Quantity. */
+/** Amounts of named resources (cpu in cores, memory in bytes, nvidia.com/gpu, pods), parsed as Kubernetes quantities. */
 public final class Resources {
     static final String CPU = "cpu";
     static final String MEMORY = "memory";
@@ -36,14 +36,30 @@ public final class Resources {
     }
 
     static BigDecimal parse(String quantity) {
-        return Quantity.getAmountInBytes(new Quantity(quantity));
+        String error = QuantityFormat.error(quantity);
+        if (error != null) {
+            throw new IllegalArgumentException(error);
+        }
+        return QuantityFormat.amount(quantity);
     }
 
-    /** A map of quantities such as {@code {cpu: "500m", memory: "1Gi"}}. */
+    /**
+     * A map of quantities such as {@code {cpu: "500m", memory: "1Gi"}}.
+     *
+     * @throws IllegalArgumentException naming the resource, for a value that is not a quantity (the API refuses
+     *                                  those, but an object may predate the rule or be written around it)
+     */
     public static Resources of(JsonNode quantities) {
         Resources r = new Resources();
         if (quantities != null && quantities.isObject()) {
-            quantities.properties().forEach(e -> r.add(e.getKey(), parse(e.getValue().asString())));
+            quantities.properties().forEach(e -> {
+                JsonNode v = e.getValue();
+                try {
+                    r.add(e.getKey(), parse(v.isString() || v.isNumber() ? v.asString().trim() : null));
+                } catch (IllegalArgumentException ex) {
+                    throw new IllegalArgumentException(e.getKey() + ": " + ex.getMessage());
+                }
+            });
         }
         return r;
     }

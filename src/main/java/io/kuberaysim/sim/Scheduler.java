@@ -50,8 +50,11 @@ final class Scheduler {
     private int nextStartNodeIndex;
     private Controller controller;
 
-    /** A node's parsed {@code status.allocatable}, valid while the informer holds the same node object. */
-    private record Allocatable(StoredObject node, Resources amounts) {
+    /**
+     * A node's parsed {@code status.allocatable}, valid while the informer holds the same node object; null amounts
+     * with the reason when it cannot be read (such a node takes no Pods, and does not stop the others being used).
+     */
+    private record Allocatable(StoredObject node, Resources amounts, String error) {
     }
 
     private record Placement(String node, Resources requests) {
@@ -112,7 +115,11 @@ final class Scheduler {
         Placement p = placements.get(key(pod));
         if (p == null || !p.node().equals(node)) {
             untrack(key(pod));
-            place(key(pod), node, Resources.ofPod(pod.object()));
+            try {
+                place(key(pod), node, Resources.ofPod(pod.object()));
+            } catch (IllegalArgumentException e) {
+                // a bound Pod whose requests cannot be read takes nothing from its node
+            }
         }
     }
 
@@ -244,6 +251,9 @@ final class Scheduler {
             }
         }
         Resources allocatable = allocatable(node);
+        if (allocatable == null) {
+            return List.of("node(s) had invalid allocatable resources");
+        }
         Resources inUse = used.getOrDefault(node.name(), Resources.NONE);
         List<String> why = new ArrayList<>();
         for (String r : Resources.CHECKED) {
@@ -280,7 +290,13 @@ final class Scheduler {
     private Resources allocatable(StoredObject node) {
         Allocatable a = allocatable.get(node.name());
         if (a == null || a.node() != node) {
-            a = new Allocatable(node, Resources.of(Json.at(node.object(), "status", "allocatable")));
+            try {
+                a = new Allocatable(node, Resources.of(Json.at(node.object(), "status", "allocatable")), null);
+            } catch (IllegalArgumentException e) {
+                a = new Allocatable(node, null, e.getMessage());
+                events.event(node, EventRecorder.WARNING, "InvalidAllocatable", "Scheduling",
+                        "status.allocatable cannot be read, no Pods are scheduled here: " + e.getMessage());
+            }
             allocatable.put(node.name(), a);
         }
         return a.amounts();

@@ -9,6 +9,7 @@ import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.storage.WatchEvent;
+import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * Garbage collection by ownerReferences, as kube-controller-manager's collector: dependents whose owners
@@ -75,40 +77,69 @@ public final class GarbageCollector implements AutoCloseable {
                 processDeletingOwner(obj);
             }
         } catch (ApiException e) {
-            log.debug("garbage collector: {} on {}", e.getMessage(), event);
+            log.debug("garbage collector: {} on {}", LogValues.escape(e.getMessage()), event);
+        } catch (RuntimeException e) {
+            log.warn("garbage collector: cannot handle {} {}: {}", event.type(), event.object(),
+                    LogValues.escape(e.getMessage()));
         }
+    }
+
+    /**
+     * Runs {@code work} for one dependent: a dependent the collector cannot handle (say, a write of it is refused
+     * because its metadata is invalid) is logged and skipped, and its siblings are still collected.
+     */
+    private void forEachDependent(List<StoredObject> dependents, Consumer<StoredObject> work) {
+        for (StoredObject d : dependents) {
+            try {
+                work.accept(d);
+            } catch (RuntimeException e) {
+                log.warn("garbage collector: skipping {} {}/{}: {}", d.type().kind(), d.namespace(), d.name(),
+                        LogValues.escape(e.getMessage()));
+            }
+        }
+    }
+
+    /** The uid an owner reference names; null for a reference whose uid is missing or not a string. */
+    private static String uid(JsonNode ref) {
+        JsonNode uid = ref.get("uid");
+        return uid != null && uid.isString() && !uid.asString().isEmpty() ? uid.asString() : null;
     }
 
     private void index(StoredObject o) {
         for (JsonNode ref : ownerRefs(o.object())) {
-            dependents.computeIfAbsent(ref.path("uid").asString(), k -> new LinkedHashSet<>()).add(o.uid());
+            dependents.computeIfAbsent(uid(ref), k -> new LinkedHashSet<>()).add(o.uid());
         }
     }
 
     private void unindex(StoredObject o) {
         for (JsonNode ref : ownerRefs(o.object())) {
-            Set<String> s = dependents.get(ref.path("uid").asString());
+            Set<String> s = dependents.get(uid(ref));
             if (s != null) {
                 s.remove(o.uid());
                 if (s.isEmpty()) {
-                    dependents.remove(ref.path("uid").asString());
+                    dependents.remove(uid(ref));
                 }
             }
         }
     }
 
+    /** The owner references that name an owner by uid; malformed ones (the API refuses them) name nobody. */
     private static List<JsonNode> ownerRefs(JsonNode obj) {
         JsonNode refs = Json.at(obj, "metadata", "ownerReferences");
         List<JsonNode> out = new ArrayList<>();
         if (refs != null && refs.isArray()) {
-            refs.forEach(out::add);
+            refs.forEach(ref -> {
+                if (ref.isObject() && uid(ref) != null) {
+                    out.add(ref);
+                }
+            });
         }
         return out;
     }
 
     /** An owner is alive when an object with its uid exists in the dependent's namespace or cluster-wide. */
     private StoredObject liveOwner(StoredObject dependent, JsonNode ref) {
-        StoredObject owner = store.getByUid(ref.path("uid").asString());
+        StoredObject owner = store.getByUid(uid(ref));
         if (owner == null) {
             return null;
         }
@@ -155,23 +186,21 @@ public final class GarbageCollector implements AutoCloseable {
 
     private void processDeletingOwner(StoredObject owner) {
         if (hasFinalizer(owner.object(), ORPHAN)) {
-            for (StoredObject d : liveDependents(owner.uid())) {
-                removeOwnerRef(d, owner.uid());
-            }
+            forEachDependent(liveDependents(owner.uid()), d -> removeOwnerRef(d, owner.uid()));
             removeFinalizer(owner, ORPHAN);
             return;
         }
         if (hasFinalizer(owner.object(), FOREGROUND)) {
-            boolean blocking = false;
-            for (StoredObject d : liveDependents(owner.uid())) {
+            boolean[] blocking = {false};
+            forEachDependent(liveDependents(owner.uid()), d -> {
+                if (blocksOwner(d, owner.uid())) {
+                    blocking[0] = true;
+                }
                 if (!d.isDeleting()) {
                     deleteDependent(d, "Foreground");
                 }
-                if (blocksOwner(d, owner.uid())) {
-                    blocking = true;
-                }
-            }
-            if (!blocking) {
+            });
+            if (!blocking[0]) {
                 removeFinalizer(owner, FOREGROUND);
             }
         }
@@ -179,9 +208,7 @@ public final class GarbageCollector implements AutoCloseable {
 
     private void onGone(StoredObject gone) {
         // its dependents may now be orphans; its owners waiting in the foreground may now be free
-        for (StoredObject d : liveDependents(gone.uid())) {
-            checkOwners(d);
-        }
+        forEachDependent(liveDependents(gone.uid()), this::checkOwners);
         dependents.remove(gone.uid());
         for (JsonNode ref : ownerRefs(gone.object())) {
             StoredObject owner = liveOwner(gone, ref);
@@ -207,7 +234,7 @@ public final class GarbageCollector implements AutoCloseable {
 
     private static boolean blocksOwner(StoredObject dependent, String ownerUid) {
         for (JsonNode ref : ownerRefs(dependent.object())) {
-            if (ownerUid.equals(ref.path("uid").asString()) && ref.path("blockOwnerDeletion").asBoolean(false)) {
+            if (ownerUid.equals(uid(ref)) && ref.path("blockOwnerDeletion").asBoolean(false)) {
                 return true;
             }
         }
@@ -218,7 +245,7 @@ public final class GarbageCollector implements AutoCloseable {
         JsonNode fs = Json.at(obj, "metadata", "finalizers");
         if (fs != null) {
             for (JsonNode f : fs) {
-                if (name.equals(f.asString())) {
+                if (f.isString() && name.equals(f.asString())) {
                     return true;
                 }
             }
@@ -230,7 +257,7 @@ public final class GarbageCollector implements AutoCloseable {
         ObjectNode next = d.copy();
         ArrayNode refs = (ArrayNode) next.get("metadata").get("ownerReferences");
         for (int i = refs.size() - 1; i >= 0; i--) {
-            if (ownerUid.equals(refs.get(i).path("uid").asString())) {
+            if (ownerUid.equals(uid(refs.get(i)))) {
                 refs.remove(i);
             }
         }
@@ -244,7 +271,7 @@ public final class GarbageCollector implements AutoCloseable {
         ObjectNode next = owner.copy();
         ArrayNode fs = (ArrayNode) next.get("metadata").get("finalizers");
         for (int i = fs.size() - 1; i >= 0; i--) {
-            if (finalizer.equals(fs.get(i).asString())) {
+            if (fs.get(i).isString() && finalizer.equals(fs.get(i).asString())) {
                 fs.remove(i);
             }
         }

@@ -1,6 +1,5 @@
 package io.kuberaysim.controller.runtime;
 
-import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.queue.ItemExponentialFailureRateLimiter;
 import io.kuberaysim.controller.runtime.queue.RateLimiter;
@@ -14,14 +13,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Feeds {@link Request}s from a {@link WorkQueue} to a {@link Reconciler} and maps each
  * {@link Result} back onto the queue the way controller-runtime does:
  * <ul>
- *   <li>exception → {@code addRateLimited} (backoff grows per consecutive failure);</li>
+ *   <li>exception → {@code addRateLimited} (backoff grows per consecutive failure) and a report to
+ *   {@link ReconcileFailures} (one Warning Event and one escaped log line per distinct cause);</li>
  *   <li>{@code requeueAfter > 0} → {@code forget} and {@code addAfter};</li>
  *   <li>{@code requeue} → {@code addRateLimited};</li>
  *   <li>otherwise → {@code forget}.</li>
@@ -36,8 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Controller {
 
-    private static final Logger log = LoggerFactory.getLogger(Controller.class);
-
     private final String name;
     private final Clock clock;
     private final Reconciler reconciler;
@@ -45,6 +41,7 @@ public final class Controller {
     private final ReconcileMetrics metrics;
     private final int maxConcurrentReconciles;
     private final boolean onLoop;
+    private final ReconcileFailures failures;
 
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final AtomicBoolean started = new AtomicBoolean();
@@ -71,6 +68,13 @@ public final class Controller {
     /** A controller whose requeues back off as {@code rateLimiter} says, reporting to {@code metrics}. */
     public Controller(String name, Clock clock, Reconciler reconciler, int maxConcurrentReconciles,
             RateLimiter<Request> rateLimiter, ControllerMetrics metrics) {
+        this(name, clock, reconciler, maxConcurrentReconciles, rateLimiter, metrics, ReconcileFailures.logOnly(name));
+    }
+
+    /** A controller that also reports failed reconciles to {@code failures} (Warning Events on the objects). */
+    Controller(String name, Clock clock, Reconciler reconciler, int maxConcurrentReconciles,
+            RateLimiter<Request> rateLimiter, ControllerMetrics metrics, ReconcileFailures failures) {
+        this.failures = Objects.requireNonNull(failures, "failures");
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
@@ -206,11 +210,13 @@ public final class Controller {
             try {
                 result = reconciler.reconcile(request);
             } catch (Throwable t) {
-                // Like controller-runtime's panic recovery: a failing reconcile is retried, never fatal.
-                logFailure(request, t);
+                // Like controller-runtime's panic recovery: a failing reconcile is retried with backoff, for this
+                // key alone, and never stops the controller; the object gets a Warning Event per distinct cause.
+                failures.failed(request, t, queue.numRequeues(request));
                 queue.addRateLimited(request);
                 return;
             }
+            failures.succeeded(request);
             if (result == null) {
                 result = Result.done();
             }
@@ -235,15 +241,6 @@ public final class Controller {
      * One line per failed reconcile. An API error (conflict, not found, invalid) is part of a controller's normal
      * life and retried, so its message is enough; anything else is a bug and gets its stack trace.
      */
-    private void logFailure(Request request, Throwable t) {
-        if (t instanceof ApiException e) {
-            log.error("Reconciler error: controller={} request={} retries={} error={} ({})",
-                    name, request, queue.numRequeues(request), e.getMessage(), e.code());
-        } else {
-            log.error("Reconciler error: controller={} request={} retries={}",
-                    name, request, queue.numRequeues(request), t);
-        }
-    }
 
     @Override
     public String toString() {

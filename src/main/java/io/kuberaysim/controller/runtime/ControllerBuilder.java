@@ -3,6 +3,7 @@ package io.kuberaysim.controller.runtime;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.cache.InformerHandler;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.queue.ItemExponentialFailureRateLimiter;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
@@ -71,8 +72,14 @@ public final class ControllerBuilder {
         if (primary == null && !owned.isEmpty()) {
             throw new IllegalStateException("controller " + name + ": owns() needs forType()");
         }
+        ReconcileFailures failures = ReconcileFailures.logOnly(name);
+        if (primary != null) {
+            SharedInformer objects = manager.informer(primary);
+            failures = new ReconcileFailures(name, r -> objects.get(r.namespace(), r.name()),
+                    manager.eventRecorder(name));
+        }
         Controller controller = new Controller(name, manager.clock(), reconciler, manager.concurrency(),
-                new ItemExponentialFailureRateLimiter<>(), manager.metrics());
+                new ItemExponentialFailureRateLimiter<>(), manager.metrics(), failures);
         if (primary != null) {
             UpdatePredicate p = primaryPredicate;
             manager.informer(primary).addHandler(new InformerHandler() {

@@ -7,6 +7,7 @@ import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -61,7 +62,8 @@ final class KubeEventRecorder implements EventRecorder {
         try {
             record(involved, type, reason, action, message);
         } catch (RuntimeException e) {
-            log.warn("could not record event {} {} on {}: {}", type, reason, involved, e.getMessage());
+            log.warn("could not record event {} {} on {}: {}", type, LogValues.escape(reason), involved,
+                    LogValues.escape(e.getMessage()));
         }
     }
 

@@ -17,6 +17,7 @@ import io.kuberaysim.sim.SimulationSettings;
 import io.kuberaysim.sim.ray.RayDashboard.ClusterKey;
 import io.kuberaysim.sim.ray.RayDashboard.DashboardException;
 import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
+import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -134,7 +135,7 @@ public final class SubmitterSimulation implements Reconciler {
                 exit(pod, 0);
             }
         } catch (DashboardException e) {
-            log.debug("Submitter Pod {}/{}: {}", pod.namespace(), pod.name(), e.getMessage());
+            log.debug("Submitter Pod {}/{}: {}", pod.namespace(), pod.name(), LogValues.escape(e.getMessage()));
             return Result.requeueAfter(WAIT_POLL);
         }
         return Result.done();

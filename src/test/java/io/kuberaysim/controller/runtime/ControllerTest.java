@@ -2,7 +2,11 @@ package io.kuberaysim.controller.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import io.kuberaysim.controller.runtime.queue.ItemExponentialFailureRateLimiter;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
@@ -14,6 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
 
 class ControllerTest {
 
@@ -208,5 +213,38 @@ class ControllerTest {
         clock.awaitIdle();
 
         assertThat(onLoop).containsExactly(true);
+    }
+
+    @Test
+    @DisplayName("a key that keeps failing gets one Warning per distinct cause, backs off alone, and others are served")
+    void failingKeyGetsOneWarningPerCauseAndDoesNotStopOthers() {
+        Request poison = new Request("default", "poison");
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        List<String> causes = new ArrayList<>(List.of("replicas: not a number", "replicas: not a number",
+                "replicas: not a number", "replicas: too large", "replicas: too large"));
+        ReconcileFailures failures = new ReconcileFailures("test-controller",
+                r -> StoredObject.unstored(ResourceTypes.RAYCLUSTERS,
+                        (ObjectNode) Json.MAPPER.readTree(
+                                "{\"metadata\":{\"name\":\"" + r.name() + "\",\"namespace\":\"default\"}}")),
+                (involved, type, reason, action, message) -> events.add(involved.name() + " " + type + " " + reason
+                        + " " + message));
+        controller = new Controller("test-controller", clock, r -> {
+            calls.add(at(r));
+            if (r.equals(poison) && !causes.isEmpty()) {
+                throw new IllegalArgumentException(causes.remove(0));
+            }
+            return Result.done();
+        }, 1, new ItemExponentialFailureRateLimiter<>(), ControllerMetrics.NONE, failures);
+        controller.start();
+
+        controller.enqueue(poison);
+        controller.enqueue(RC);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(calls).filteredOn(c -> c.startsWith("default/raycluster-a")).containsExactly("default/raycluster-a@0");
+        assertThat(calls).filteredOn(c -> c.startsWith("default/poison")).hasSize(6);
+        assertThat(events).containsExactly(
+                "poison Warning ReconcileError Reconcile failed: IllegalArgumentException: replicas: not a number",
+                "poison Warning ReconcileError Reconcile failed: IllegalArgumentException: replicas: too large");
+        assertThat(failures.failingKeys()).as("the success forgot the key").isZero();
     }
 }

@@ -19,6 +19,7 @@ import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
+import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -103,7 +104,7 @@ public final class RayClusterReconciler implements Reconciler {
         RayClusterSpec spec = spec(key, cluster);
         if (spec != null && spec.managedBy() != null && !spec.managedBy().isEmpty()
                 && !RayLabels.MANAGED_BY_KUBERAY.equals(spec.managedBy())) {
-            log.info("Skipping RayCluster {} managed by {}", key, spec.managedBy());
+            log.info("Skipping RayCluster {} managed by {}", key, LogValues.escape(spec.managedBy()));
             return Result.done();
         }
         Optional<String> metaErr = RayClusterValidation.validateMetadata(cluster.name());
@@ -144,7 +145,7 @@ public final class RayClusterReconciler implements Reconciler {
             failure = new ReconcileFailure(null, e.getMessage());
         }
         if (failure != null) {
-            log.info("RayCluster {} reconcile error: {}", key, failure.getMessage());
+            log.info("RayCluster {} reconcile error: {}", key, LogValues.escape(failure.getMessage()));
         }
 
         List<StoredObject> clusterPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name()));
@@ -189,7 +190,7 @@ public final class RayClusterReconciler implements Reconciler {
             return true;
         } catch (ApiException e) {
             log.info("Failed to update status of RayCluster {}/{}: {}", cluster.namespace(), cluster.name(),
-                    e.getMessage());
+                    LogValues.escape(e.getMessage()));
             return false;
         }
     }

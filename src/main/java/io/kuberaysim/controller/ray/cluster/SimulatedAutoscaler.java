@@ -17,6 +17,7 @@ import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
+import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -72,12 +73,10 @@ public final class SimulatedAutoscaler implements Reconciler {
         if (cluster == null || cluster.isDeleting()) {
             return Result.done();
         }
-        RayClusterSpec spec;
-        try {
-            spec = KubeReads.spec(cluster);
-        } catch (JacksonException e) {
-            return Result.done();
+        if (!cluster.object().path("spec").path("enableInTreeAutoscaling").asBoolean(false)) {
+            return Result.done(); // not ours: whether the rest of the spec reads is the operator's business
         }
+        RayClusterSpec spec = KubeReads.spec(cluster);
         if (spec == null || !Boolean.TRUE.equals(spec.enableInTreeAutoscaling()) || spec.suspended()) {
             return Result.done();
         }
@@ -144,13 +143,14 @@ public final class SimulatedAutoscaler implements Reconciler {
                 }
             }
             log.info("Autoscaler: RayCluster {}/{} group {} replicas {} -> {}", cluster.namespace(), cluster.name(),
-                    g.groupName(), current, target);
+                    LogValues.escape(g.groupName()), current, target);
         }
         if (!patch.isEmpty()) {
             try {
                 client.patch(ResourceTypes.RAYCLUSTERS, cluster.namespace(), cluster.name(), PatchType.JSON, patch);
             } catch (ApiException e) {
-                log.info("Autoscaler patch of {}/{} failed: {}", cluster.namespace(), cluster.name(), e.getMessage());
+                log.info("Autoscaler patch of {}/{} failed: {}", cluster.namespace(), cluster.name(),
+                        LogValues.escape(e.getMessage()));
                 return Result.requeueAfter(POLL);
             }
         }

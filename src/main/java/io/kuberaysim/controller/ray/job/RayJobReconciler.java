@@ -30,6 +30,7 @@ import io.kuberaysim.sim.ray.RayDashboard;
 import io.kuberaysim.sim.ray.RayDashboard.ClusterKey;
 import io.kuberaysim.sim.ray.RayDashboard.DashboardException;
 import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
+import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -348,7 +349,8 @@ public final class RayJobReconciler implements Reconciler {
                 }
             }
         } catch (DashboardException e) {
-            log.debug("RayJob {}/{}: dashboard of {} not answering: {}", p.ns(), p.name(), key, e.getMessage());
+            log.debug("RayJob {}/{}: dashboard of {} not answering: {}", p.ns(), p.name(), key,
+                    LogValues.escape(e.getMessage()));
             if (p.d.jobStatusCheckFailureStartTime == null) {
                 p.d.jobStatusCheckFailureStartTime = now();
             }
@@ -575,7 +577,7 @@ public final class RayJobReconciler implements Reconciler {
                 dashboard.stop(key, st.jobId());
             } catch (DashboardException e) {
                 log.debug("RayJob {}/{}: stopping Ray job {} failed (ignored): {}", so.namespace(), so.name(),
-                        st.jobId(), e.getMessage());
+                        LogValues.escape(st.jobId()), LogValues.escape(e.getMessage()));
             }
         }
         ObjectNode copy = so.copy();
@@ -670,7 +672,8 @@ public final class RayJobReconciler implements Reconciler {
         if (JobDeploymentStatus.FAILED.equals(p.d.jobDeploymentStatus) && limit != null && p.d.failed < limit + 1
                 && !JobFailedReason.DEADLINE_EXCEEDED.equals(p.d.reason)
                 && !JobFailedReason.JOB_STATUS_CHECK_TIMEOUT_EXCEEDED.equals(p.d.reason)) {
-            log.info("RayJob {}/{} failed ({}); retry {} of {}", p.ns(), p.name(), p.d.reason, p.d.failed, limit);
+            log.info("RayJob {}/{} failed ({}); retry {} of {}", p.ns(), p.name(), LogValues.escape(p.d.reason),
+                    p.d.failed, limit);
             p.d.jobDeploymentStatus = JobDeploymentStatus.RETRYING;
         }
     }

@@ -8,7 +8,9 @@ import io.kuberaysim.apiserver.registry.ResourceReader;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.storage.WatchEvent;
+import io.kuberaysim.controller.runtime.ReconcileFailures;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -315,8 +317,13 @@ public final class SharedInformer {
         try {
             r.run();
         } catch (RuntimeException e) {
-            // One faulty handler must not stop the others or corrupt the informer.
-            log.error("informer {}: handler failed", type.plural(), e);
+            // One faulty handler must not stop the others or corrupt the informer. An object the handler cannot
+            // read is logged on one line; anything else is a bug and keeps its stack trace.
+            if (ReconcileFailures.expected(e)) {
+                log.warn("informer {}: handler failed: {}", type.plural(), LogValues.escape(e.getMessage()));
+            } else {
+                log.error("informer {}: handler failed", type.plural(), e);
+            }
         }
     }
 

@@ -278,6 +278,28 @@ class RayClusterReconcilerTest {
         assertThat(s.path("desiredCPU").asString()).isEqualTo("21");
     }
 
+    // A RayCluster managed by another controller is skipped with a log line naming the manager: a newline in that
+    // field must not forge a second log line.
+    @Test
+    void valuesFromTheObjectAreEscapedInTheLog() {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger)
+                org.slf4j.LoggerFactory.getLogger(RayClusterReconciler.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        logger.addAppender(logs);
+        try {
+            h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 1, 0, 4).replace("spec:\n  rayVersion",
+                    "spec:\n  managedBy: \"other\\n2026-01-01T00:00:00Z  INFO forged: cluster deleted\"\n  rayVersion"));
+            assertThat(logs.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .contains("Skipping RayCluster default/demo managed by other\\n2026-01-01T00:00:00Z  INFO forged: "
+                            + "cluster deleted")
+                    .allSatisfy(line -> assertThat(line).doesNotContain("\n"));
+        } finally {
+            logger.detachAppender(logs);
+        }
+    }
+
     // The CRD has no minimum on replicas: a negative count is clamped to minReplicas for Pods, and counts as
     // nothing (not as negative cpus) in the desired resources.
     @Test
