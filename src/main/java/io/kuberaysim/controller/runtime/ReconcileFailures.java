@@ -52,17 +52,18 @@ public final class ReconcileFailures {
     void failed(Request request, Throwable failure, int retries) {
         String cause = describe(failure);
         boolean repeated = cause.equals(lastCause.put(request, cause));
+        String error = LogValues.escape(cause) + (failure instanceof ApiException e ? " (" + e.code() + ")" : "");
         if (repeated) {
-            log.debug("Reconciler error: controller={} request={} retries={} cause={}", controller, request, retries,
-                    LogValues.escape(cause));
+            log.debug("Reconciler error: controller={} request={} retries={} error={}", controller, request, retries,
+                    error);
             return;
         }
         if (expected(failure)) {
-            log.warn("Reconciler error: controller={} request={} retries={} cause={}", controller, request, retries,
-                    LogValues.escape(cause));
+            log.error("Reconciler error: controller={} request={} retries={} error={}", controller, request, retries,
+                    error);
         } else {
-            log.error("Reconciler error: controller={} request={} retries={} cause={}", controller, request, retries,
-                    LogValues.escape(cause), withEscapedMessage(failure));
+            log.error("Reconciler error: controller={} request={} retries={} error={}", controller, request, retries,
+                    error, withEscapedMessage(failure));
         }
         if (transientConflict(failure)) {
             return;
@@ -134,9 +135,13 @@ public final class ReconcileFailures {
         return sb.isEmpty() ? "the object" : sb.toString();
     }
 
-    /** The failure with the same stack trace, but a message that cannot break the log line it is printed on. */
+    /** The failure, or one with the same stack trace if its message could break the log line it is printed on. */
     private static Throwable withEscapedMessage(Throwable t) {
-        RuntimeException copy = new RuntimeException(t.getClass().getName() + ": " + LogValues.escape(t.getMessage()));
+        String message = t.getMessage();
+        if (message == null || LogValues.escape(message).equals(message)) {
+            return t;
+        }
+        RuntimeException copy = new RuntimeException(t.getClass().getName() + ": " + LogValues.escape(message));
         copy.setStackTrace(t.getStackTrace());
         return copy;
     }
