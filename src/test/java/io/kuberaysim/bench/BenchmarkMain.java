@@ -37,6 +37,9 @@ public final class BenchmarkMain {
         if (cfg.runs("http")) {
             new HttpApiScenario(cfg, report).run();
         }
+        if (cfg.runs("metrics")) {
+            new HttpApiScenario(cfg, report).runMetricsOverhead();
+        }
         if (cfg.runs("growth")) {
             new HttpApiScenario(cfg, report).runGrowth();
         }

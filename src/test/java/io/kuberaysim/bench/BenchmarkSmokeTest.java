@@ -21,6 +21,10 @@ class BenchmarkSmokeTest {
         assertThat(md).contains("| Scenario | Figure |");
         assertThat(report.rows()).filteredOn(r -> r.scenario().equals("http")).isNotEmpty()
                 .allSatisfy(r -> assertThat(r.value().median()).as(r.figure()).isPositive());
+        if (BenchConfig.fromSystemProperties("smoke").runs("metrics")) {
+            assertThat(report.rows()).filteredOn(r -> r.scenario().equals("metrics")).hasSize(6)
+                    .allSatisfy(r -> assertThat(r.value().median()).as(r.figure()).isPositive());
+        }
         if (BenchConfig.fromSystemProperties("smoke").runs("growth")) {
             assertThat(report.rows()).filteredOn(r -> r.scenario().equals("growth")).hasSize(3);
         }

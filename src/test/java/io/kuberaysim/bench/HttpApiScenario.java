@@ -61,14 +61,19 @@ final class HttpApiScenario {
     }
 
     static Target sim(boolean controllers, int objects) {
-        SimServer s = SimServer.start(controllers);
+        return sim(controllers, objects, controllers ? "kuberay-sim (controllers on)" : "kuberay-sim");
+    }
+
+    /** This server under {@code label}, started with {@code extra} properties. */
+    static Target sim(boolean controllers, int objects, String label, String... extra) {
+        SimServer s = SimServer.start(controllers, extra);
         long t0 = System.nanoTime();
         RayClusters.preload(s.registry(), 0, objects, RayClusters.shards(objects));
         lastPreloadSeconds = (System.nanoTime() - t0) / 1e9;
         String ceiling = probe(s.port, "/version") ? "/version" : "/api/v1/namespaces/default";
         return new Target() {
             public String label() {
-                return controllers ? "kuberay-sim (controllers on)" : "kuberay-sim";
+                return label;
             }
 
             public int port() {
@@ -238,6 +243,54 @@ final class HttpApiScenario {
                     report.add("http", op.label + ": controllers on / off", Stats.ratio(on.get(op), s.get(op)),
                             "ratio", null, null);
                 }
+            }
+        } finally {
+            for (Target t : targets) {
+                t.close();
+            }
+        }
+    }
+
+    /**
+     * What the request metrics cost: the ceiling and GET by name on two servers with the same objects, one with the
+     * request metrics filter and one without ({@code kuberay-sim.metrics.requests=false}), alternating every round.
+     */
+    void runMetricsOverhead() {
+        List<Target> targets = new ArrayList<>();
+        try {
+            targets.add(sim(false, cfg.objects(), "kuberay-sim (request metrics on)"));
+            targets.add(sim(false, cfg.objects(), "kuberay-sim (request metrics off)",
+                    "kuberay-sim.metrics.requests=false"));
+            List<Op> ops = List.of(Op.CEILING, Op.GET);
+            Duration each = cfg.warmup().dividedBy(ops.size());
+            for (Target t : targets) {
+                for (Op op : ops) {
+                    measure(t, op, each);
+                }
+            }
+            Map<Target, Map<Op, List<Double>>> results = new LinkedHashMap<>();
+            for (Target t : targets) {
+                results.put(t, new EnumMap<>(Op.class));
+                ops.forEach(op -> results.get(t).put(op, new ArrayList<>()));
+            }
+            for (int round = 0; round < cfg.rounds(); round++) {
+                for (Op op : ops) {
+                    for (int k = 0; k < targets.size(); k++) {
+                        Target t = targets.get((k + round) % targets.size());
+                        results.get(t).get(op).add(measure(t, op, cfg.measure()));
+                    }
+                }
+            }
+            for (Target t : targets) {
+                for (Op op : ops) {
+                    report.add("metrics", t.label() + ": " + op.label, Stats.of(results.get(t).get(op)), "req/s",
+                            null, null);
+                }
+            }
+            for (Op op : ops) {
+                Stats r = Stats.ratio(results.get(targets.get(0)).get(op), results.get(targets.get(1)).get(op));
+                report.add("metrics", op.label + ": request metrics on / off", r, "ratio", "≥ 0.95",
+                        r.median() >= 0.95);
             }
         } finally {
             for (Target t : targets) {

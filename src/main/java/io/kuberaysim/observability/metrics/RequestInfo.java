@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -99,33 +98,51 @@ record RequestInfo(String verb, String dryRun, ResourceType type, String subreso
      * absent parts), following kube-apiserver's RequestInfoFactory; null for any other path.
      */
     private static String[] resourceParts(String uri) {
-        String[] seg = Arrays.stream(uri.split("/")).filter(s -> !s.isEmpty()).toArray(String[]::new);
+        if (!uri.startsWith("/api/") && !uri.startsWith("/apis/")) {
+            return null;
+        }
+        List<String> seg = segments(uri);
         int i;
         String group;
-        if (seg.length >= 3 && seg[0].equals("api")) {
+        if (seg.size() >= 3 && seg.get(0).equals("api")) {
             group = "";
             i = 1;
-        } else if (seg.length >= 4 && seg[0].equals("apis")) {
-            group = seg[1];
+        } else if (seg.size() >= 4 && seg.get(0).equals("apis")) {
+            group = seg.get(1);
             i = 2;
         } else {
             return null;
         }
-        String version = seg[i];
-        String[] rest = Arrays.copyOfRange(seg, i + 1, seg.length);
+        String version = seg.get(i);
+        List<String> rest = seg.subList(i + 1, seg.size());
         String namespace = "";
-        if (rest[0].equals("namespaces") && rest.length > 1) {
-            namespace = rest[1];
+        if (rest.get(0).equals("namespaces") && rest.size() > 1) {
+            namespace = rest.get(1);
             // /namespaces/{ns}/{resource}...; but /namespaces/{name}/status and /finalize are the Namespace's own
-            if (rest.length > 2 && !rest[2].equals("status") && !rest[2].equals("finalize")) {
-                rest = Arrays.copyOfRange(rest, 2, rest.length);
+            if (rest.size() > 2 && !rest.get(2).equals("status") && !rest.get(2).equals("finalize")) {
+                rest = rest.subList(2, rest.size());
             }
         }
-        if (rest.length > 3) {
+        if (rest.size() > 3) {
             return null;
         }
-        return new String[]{group, version, namespace, rest[0], rest.length > 1 ? rest[1] : "",
-                rest.length > 2 ? rest[2] : ""};
+        return new String[]{group, version, namespace, rest.get(0), rest.size() > 1 ? rest.get(1) : "",
+                rest.size() > 2 ? rest.get(2) : ""};
+    }
+
+    /** The non-empty segments of a path, without a regular expression: this runs on every request. */
+    private static List<String> segments(String path) {
+        List<String> seg = new ArrayList<>(8);
+        int i = 0;
+        while (i < path.length()) {
+            int slash = path.indexOf('/', i);
+            int end = slash < 0 ? path.length() : slash;
+            if (end > i) {
+                seg.add(path.substring(i, end));
+            }
+            i = end + 1;
+        }
+        return seg;
     }
 
     private static boolean watch(HttpServletRequest req) {
