@@ -28,6 +28,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -89,6 +90,7 @@ class ObservabilityConfiguration {
     FilterRegistrationBean<RequestMetricsFilter> requestMetricsFilter(ApiServerRequestMetrics metrics) {
         FilterRegistrationBean<RequestMetricsFilter> bean = new FilterRegistrationBean<>(new RequestMetricsFilter(metrics));
         bean.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        bean.setDispatcherTypes(DispatcherType.REQUEST);
         return bean;
     }
 

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
 
@@ -35,14 +37,46 @@ public final class ApiServerRequestMetrics {
             .toArray();
 
     private final MeterRegistry registry;
-    private final AtomicInteger readOnlyInFlight = new AtomicInteger();
-    private final AtomicInteger mutatingInFlight = new AtomicInteger();
-    private final Map<CountKey, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<RequestInfo, Timer> timers = new ConcurrentHashMap<>();
+    private final LongAdder readOnlyInFlight = new LongAdder();
+    private final LongAdder mutatingInFlight = new LongAdder();
+    private final Map<RequestInfo, Meters> meters = new ConcurrentHashMap<>();
     private final Map<RequestInfo, AtomicInteger> longRunning = new ConcurrentHashMap<>();
     private final Map<BodyKey, DistributionSummary> bodySizes = new ConcurrentHashMap<>();
 
-    private record CountKey(RequestInfo info, int code) {
+    /** The duration histogram of one label set and its counters by response code, created as codes occur. */
+    private final class Meters {
+        final RequestInfo info;
+        final Timer duration;
+        final AtomicReferenceArray<Counter> byCode = new AtomicReferenceArray<>(600);
+
+        Meters(RequestInfo info) {
+            this.info = info;
+            this.duration = Timer.builder("apiserver_request_duration_seconds")
+                    .description("Response latency distribution in seconds for each verb, dry run value, group, "
+                            + "version, resource, subresource, scope and component.")
+                    .tags(labels(info)).serviceLevelObjectives(DURATION_BUCKETS)
+                    .register(registry);
+        }
+
+        Counter count(int code) {
+            if (code < 0 || code >= byCode.length()) {
+                return counter(code);
+            }
+            Counter c = byCode.get(code);
+            if (c == null) {
+                c = counter(code);
+                byCode.set(code, c); // a race registers the same meter twice; the registry returns the same one
+            }
+            return c;
+        }
+
+        private Counter counter(int code) {
+            return Counter.builder("apiserver_request_total")
+                    .description("Counter of apiserver requests broken out for each verb, dry run value, group, "
+                            + "version, resource, scope, component, and HTTP response code.")
+                    .tags(labels(info)).tag("code", Integer.toString(code))
+                    .register(registry);
+        }
     }
 
     private record BodyKey(ResourceType type, String verb) {
@@ -50,11 +84,11 @@ public final class ApiServerRequestMetrics {
 
     public ApiServerRequestMetrics(MeterRegistry registry) {
         this.registry = registry;
-        Gauge.builder("apiserver_current_inflight_requests", readOnlyInFlight, AtomicInteger::get)
+        Gauge.builder("apiserver_current_inflight_requests", readOnlyInFlight, LongAdder::sum)
                 .description("Number of requests this apiserver is serving now, per request kind "
                         + "(kube-apiserver reports the maximum of the last second)")
                 .tag("request_kind", "readOnly").register(registry);
-        Gauge.builder("apiserver_current_inflight_requests", mutatingInFlight, AtomicInteger::get)
+        Gauge.builder("apiserver_current_inflight_requests", mutatingInFlight, LongAdder::sum)
                 .tag("request_kind", "mutating").register(registry);
     }
 
@@ -65,7 +99,7 @@ public final class ApiServerRequestMetrics {
 
     /** A request that is not long-running started. */
     void inFlight(RequestInfo info, int delta) {
-        (info.mutating() ? mutatingInFlight : readOnlyInFlight).addAndGet(delta);
+        (info.mutating() ? mutatingInFlight : readOnlyInFlight).add(delta);
     }
 
     /** A long-running request (watch, pod log) started ({@code +1}) or ended ({@code -1}). */
@@ -86,16 +120,12 @@ public final class ApiServerRequestMetrics {
     /** A request that began at {@link #now()} {@code start} was answered with {@code code}. */
     void finished(RequestInfo info, int code, long start) {
         long nanos = now() - start;
-        counters.computeIfAbsent(new CountKey(info, code), k -> Counter.builder("apiserver_request_total")
-                .description("Counter of apiserver requests broken out for each verb, dry run value, group, version, "
-                        + "resource, scope, component, and HTTP response code.")
-                .tags(labels(k.info())).tag("code", Integer.toString(k.code()))
-                .register(registry)).increment();
-        timers.computeIfAbsent(info, i -> Timer.builder("apiserver_request_duration_seconds")
-                .description("Response latency distribution in seconds for each verb, dry run value, group, version, "
-                        + "resource, subresource, scope and component.")
-                .tags(labels(i)).serviceLevelObjectives(DURATION_BUCKETS)
-                .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+        Meters m = meters.get(info);
+        if (m == null) {
+            m = meters.computeIfAbsent(info, Meters::new);
+        }
+        m.count(code).increment();
+        m.duration.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** The body of a create, update or patch had {@code bytes} bytes. */

@@ -8,6 +8,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -50,6 +51,26 @@ record RequestInfo(String verb, String dryRun, ResourceType type, String subreso
 
     String resource() {
         return type == null ? "" : type.plural();
+    }
+
+    /**
+     * Equal labels, cheaply: this record keys the meters of every request, and served resource types are singletons
+     * (a {@code ResourceType}'s own equality walks its name lists).
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RequestInfo r && type == r.type && verb.equals(r.verb) && dryRun.equals(r.dryRun)
+                && subresource.equals(r.subresource) && scope.equals(r.scope) && mutating == r.mutating
+                && longRunning == r.longRunning && Objects.equals(bodyVerb, r.bodyVerb);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = verb.hashCode();
+        h = 31 * h + dryRun.hashCode();
+        h = 31 * h + System.identityHashCode(type);
+        h = 31 * h + subresource.hashCode();
+        return 31 * h + scope.hashCode();
     }
 
     /** A non-resource request's labels with the path it was served under. */

@@ -2,11 +2,13 @@ package io.kuberaysim.observability.metrics;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.HandlerMapping;
 
 import java.io.IOException;
@@ -17,16 +19,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * long-running: it counts in {@code apiserver_longrunning_requests} while its stream is open and in
  * {@code apiserver_request_total} and the duration histogram when the stream ends.
  */
-public final class RequestMetricsFilter extends OncePerRequestFilter {
+public final class RequestMetricsFilter implements Filter {
     private final ApiServerRequestMetrics metrics;
 
     public RequestMetricsFilter(ApiServerRequestMetrics metrics) {
         this.metrics = metrics;
     }
 
+    /** Registered for request dispatches only, so it sees each request once (no async or error re-dispatch). */
     @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
             throws ServletException, IOException {
+        HttpServletRequest request = (HttpServletRequest) req;
+        HttpServletResponse response = (HttpServletResponse) res;
         RequestInfo info = RequestInfo.of(request);
         long start = metrics.now();
         if (info.resourceRequest() && info.bodyVerb() != null && request.getContentLengthLong() >= 0) {
