@@ -2,6 +2,7 @@ package io.kuberaysim.security;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,7 +23,7 @@ public record UserInfo(String username, String uid, List<String> groups) {
 
     /** A user from a token, in {@code system:authenticated} like every authenticated user. */
     static UserInfo authenticated(String username, String uid, List<String> groups) {
-        List<String> all = new java.util.ArrayList<>(groups);
+        List<String> all = new ArrayList<>(groups);
         if (!all.contains("system:authenticated")) {
             all.add("system:authenticated");
         }
