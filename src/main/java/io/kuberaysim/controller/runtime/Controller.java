@@ -237,11 +237,6 @@ public final class Controller {
         }
     }
 
-    /**
-     * One line per failed reconcile. An API error (conflict, not found, invalid) is part of a controller's normal
-     * life and retried, so its message is enough; anything else is a bug and gets its stack trace.
-     */
-
     @Override
     public String toString() {
         return "Controller[" + name + "]";
