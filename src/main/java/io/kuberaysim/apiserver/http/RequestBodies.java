@@ -1,8 +1,10 @@
 package io.kuberaysim.apiserver.http;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.registry.WriteOptions;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -39,32 +41,82 @@ public final class RequestBodies {
         }
     }
 
+    /** The object a request body holds (JSON, YAML or protobuf, by its content type). */
     public static ObjectNode object(byte[] body, String contentType) {
+        return decode(body, contentType).object();
+    }
+
+    /**
+     * A decoded body with the fields it set twice, which kube-apiserver reports as {@code fieldValidation} says
+     * (Strict refuses the request, Warn warns); see {@link #duplicateWarnings}.
+     *
+     * @param yaml whether the body was YAML (go-yaml words its duplicates differently)
+     */
+    record Decoded(JsonNode value, List<String> duplicates, boolean yaml) {
+        ObjectNode object() {
+            return (ObjectNode) value;
+        }
+    }
+
+    static Decoded decode(byte[] body, String contentType) {
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("the body of the request is empty; an object is required");
         }
         String base = baseType(contentType);
-        JsonNode node;
+        Decoded decoded;
         if (base.equals("application/json") || base.isEmpty()) {
-            node = parseJson(body);
+            decoded = json(body);
         } else if (base.equals("application/yaml") || base.equals("application/x-yaml") || base.equals("text/yaml")) {
-            node = parseYaml(body);
+            decoded = yaml(body);
         } else if (base.equals("application/vnd.kubernetes.protobuf")) {
-            node = ProtobufBodies.object(body);
+            decoded = new Decoded(ProtobufBodies.object(body), List.of(), false);
         } else {
             throw ApiException.unsupportedMediaType(List.of("application/json", "application/yaml"));
         }
-        if (!(node instanceof ObjectNode o)) {
+        if (!(decoded.value() instanceof ObjectNode)) {
             throw ApiException.badRequest("couldn't get version/kind; json parse error: the body must be a JSON object");
         }
-        return o;
+        return decoded;
     }
 
-    static JsonNode patch(byte[] body, PatchType type) {
+    static Decoded patch(byte[] body, PatchType type) {
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("the body of the request is empty; a patch is required");
         }
-        return type == PatchType.APPLY ? parseYaml(body) : parseJson(body);
+        return type == PatchType.APPLY ? yaml(body) : json(body);
+    }
+
+    /**
+     * What {@code fieldValidation} makes of the fields a body set twice: Strict refuses the request as
+     * kube-apiserver's strict decoding does, Warn returns them as warnings, Ignore drops them.
+     */
+    static List<String> duplicateWarnings(ResourceType type, Decoded body, WriteOptions options, boolean patch) {
+        if (body.duplicates().isEmpty()) {
+            return List.of();
+        }
+        // go-yaml words its duplicates as one error, one line per key
+        String errors = body.yaml() ? "yaml: unmarshal errors:\n  " + String.join("\n  ", body.duplicates())
+                : String.join(", ", body.duplicates());
+        return switch (options.fieldValidation()) {
+            case STRICT -> throw ApiException.badRequest((patch ? "error decoding patch: "
+                    : type.kind() + " in version \"" + type.version() + "\" cannot be handled as a " + type.kind()
+                            + ": ") + "strict decoding error: " + errors);
+            case WARN -> body.duplicates();
+            case IGNORE -> List.of();
+        };
+    }
+
+    private static Decoded json(byte[] body) {
+        JsonNode node = parseJson(body);
+        return new Decoded(node, DuplicateFields.inJson(body), false);
+    }
+
+    private static Decoded yaml(byte[] body) {
+        YamlBodies.Parsed parsed = YamlBodies.parse(body);
+        if (parsed.value() == null || parsed.value().isMissingNode() || parsed.value().isNull()) {
+            throw ApiException.badRequest("the body of the request is empty; an object is required");
+        }
+        return new Decoded(parsed.value(), parsed.duplicates(), true);
     }
 
     static JsonNode parseJson(byte[] body) {
@@ -72,18 +124,6 @@ public final class RequestBodies {
             return Json.MAPPER.readTree(body);
         } catch (JacksonException e) {
             throw ApiException.badRequest("couldn't get version/kind; json parse error: " + e.getOriginalMessage());
-        }
-    }
-
-    static JsonNode parseYaml(byte[] body) {
-        try {
-            JsonNode n = Json.YAML.readTree(body);
-            if (n == null || n.isMissingNode()) {
-                throw ApiException.badRequest("the body of the request is empty; an object is required");
-            }
-            return n;
-        } catch (JacksonException e) {
-            throw ApiException.badRequest("error converting YAML to JSON: " + e.getOriginalMessage());
         }
     }
 

@@ -84,9 +84,11 @@ class ResourceHandler {
         if (p.type().namespaced() && p.namespace() == null) {
             throw ApiException.methodNotSupported(p.type(), "create");
         }
-        ObjectNode obj = RequestBodies.object(body(req), req.getContentType());
-        WriteResult r = registry.create(p.type(), p.namespace(), obj, QueryOptions.write(req));
-        return written(r, HttpStatus.CREATED);
+        RequestBodies.Decoded decoded = RequestBodies.decode(body(req), req.getContentType());
+        WriteOptions options = QueryOptions.write(req);
+        List<String> warnings = RequestBodies.duplicateWarnings(p.type(), decoded, options, false);
+        WriteResult r = registry.create(p.type(), p.namespace(), decoded.object(), options);
+        return written(r, HttpStatus.CREATED, warnings);
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PUT)
@@ -95,7 +97,10 @@ class ResourceHandler {
         if (p.isCollection() || "log".equals(p.subresource())) {
             throw ApiException.methodNotSupported(p.type(), "update");
         }
-        ObjectNode obj = RequestBodies.object(body(req), req.getContentType());
+        RequestBodies.Decoded decoded = RequestBodies.decode(body(req), req.getContentType());
+        WriteOptions options = QueryOptions.write(req);
+        List<String> warnings = RequestBodies.duplicateWarnings(p.type(), decoded, options, false);
+        ObjectNode obj = decoded.object();
         boolean status = "status".equals(p.subresource()) || "finalize".equals(p.subresource());
         if ("finalize".equals(p.subresource())) {
             // a Namespace's finalize subresource writes spec.finalizers only
@@ -107,11 +112,10 @@ class ResourceHandler {
             } else {
                 ((ObjectNode) next.get("spec")).set("finalizers", fin);
             }
-            return written(registry.update(p.type(), null, p.name(), next, false, QueryOptions.write(req)),
-                    HttpStatus.OK);
+            return written(registry.update(p.type(), null, p.name(), next, false, options), HttpStatus.OK, warnings);
         }
-        WriteResult r = registry.update(p.type(), p.namespace(), p.name(), obj, status, QueryOptions.write(req));
-        return written(r, HttpStatus.OK);
+        WriteResult r = registry.update(p.type(), p.namespace(), p.name(), obj, status, options);
+        return written(r, HttpStatus.OK, warnings);
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PATCH)
@@ -122,10 +126,12 @@ class ResourceHandler {
         }
         PatchType type = PatchType.fromContentType(req.getContentType())
                 .orElseThrow(() -> ApiException.unsupportedMediaType(acceptedPatchTypes(p)));
-        JsonNode patch = RequestBodies.patch(body(req), type);
-        WriteResult r = registry.patch(p.type(), p.namespace(), p.name(), type, patch,
-                "status".equals(p.subresource()), QueryOptions.write(req));
-        return written(r, r.created() ? HttpStatus.CREATED : HttpStatus.OK);
+        RequestBodies.Decoded patch = RequestBodies.patch(body(req), type);
+        WriteOptions options = QueryOptions.write(req);
+        List<String> warnings = RequestBodies.duplicateWarnings(p.type(), patch, options, true);
+        WriteResult r = registry.patch(p.type(), p.namespace(), p.name(), type, patch.value(),
+                "status".equals(p.subresource()), options);
+        return written(r, r.created() ? HttpStatus.CREATED : HttpStatus.OK, warnings);
     }
 
     private List<String> acceptedPatchTypes(ResourcePath p) {
@@ -162,8 +168,13 @@ class ResourceHandler {
         return json(HttpStatus.OK, r.object().json(), List.of());
     }
 
-    private static ResponseEntity<byte[]> written(WriteResult r, HttpStatus status) {
-        return json(status, r.object().json(), r.warnings());
+    private static ResponseEntity<byte[]> written(WriteResult r, HttpStatus status, List<String> decodingWarnings) {
+        List<String> warnings = r.warnings();
+        if (!decodingWarnings.isEmpty()) {
+            warnings = new ArrayList<>(decodingWarnings);
+            warnings.addAll(r.warnings());
+        }
+        return json(status, r.object().json(), warnings);
     }
 
     static ResponseEntity<byte[]> json(HttpStatus status, byte[] body, List<String> warnings) {

@@ -7,25 +7,69 @@ import io.kuberaysim.api.schema.ValidationResult;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * Structural-schema handling of a write, as for custom resources: unknown fields are pruned (and reported
- * according to {@code fieldValidation}), defaults are applied, and type errors become 422 Invalid.
+ * according to {@code fieldValidation}), defaults are applied, and type errors become 422 Invalid. Unknown
+ * metadata fields are pruned and reported for every kind.
  */
 final class SchemaCheck {
+    private static final Set<String> OBJECT_META_FIELDS = Set.of("name", "generateName", "namespace", "selfLink",
+            "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+            "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences", "finalizers", "managedFields");
+    private static final Set<String> OWNER_REFERENCE_FIELDS = Set.of("apiVersion", "kind", "name", "uid",
+            "controller", "blockOwnerDeletion");
 
     ObjectNode apply(ResourceStrategy strategy, ObjectNode object, WriteOptions options, List<String> warnings,
                      String name) {
+        List<String> unknownMetadata = pruneUnknownMetadata(object);
         Schema schema = strategy.schema();
-        if (schema == null) {
-            return object;
+        ValidationResult result = schema == null
+                ? new ValidationResult(object, List.of(), List.of())
+                : StructuralValidator.validate(object, schema);
+        List<String> unknown = new ArrayList<>(unknownMetadata);
+        unknown.addAll(result.unknownFields());
+        unknown.sort(null);
+        return (ObjectNode) check(strategy.type(), new ValidationResult(result.value(), unknown, result.errors()),
+                options, warnings, name);
+    }
+
+    /**
+     * Fields ObjectMeta does not have are dropped (kube-apiserver's typed decoding cannot keep them) and returned
+     * as {@code metadata.bogus} for the {@code fieldValidation} report.
+     */
+    private static List<String> pruneUnknownMetadata(ObjectNode object) {
+        List<String> unknown = new ArrayList<>();
+        if (!(object.get("metadata") instanceof ObjectNode meta)) {
+            return unknown;
         }
-        return (ObjectNode) check(strategy.type(), StructuralValidator.validate(object, schema), options, warnings,
-                name);
+        prune(meta, OBJECT_META_FIELDS, "metadata", unknown);
+        if (meta.get("ownerReferences") instanceof ArrayNode refs) {
+            for (int i = 0; i < refs.size(); i++) {
+                if (refs.get(i) instanceof ObjectNode ref) {
+                    prune(ref, OWNER_REFERENCE_FIELDS, "metadata.ownerReferences[" + i + "]", unknown);
+                }
+            }
+        }
+        return unknown;
+    }
+
+    private static void prune(ObjectNode node, Set<String> known, String path, List<String> unknown) {
+        List<String> names = new ArrayList<>();
+        node.propertyNames().forEach(names::add);
+        for (String n : names) {
+            if (!known.contains(n)) {
+                unknown.add(path + "." + n);
+                node.remove(n);
+            }
+        }
     }
 
     /**

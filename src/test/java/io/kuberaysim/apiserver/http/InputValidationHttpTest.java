@@ -295,4 +295,93 @@ class InputValidationHttpTest {
         assertThat(dryRun.code()).isEqualTo(200);
         assertThat(call(HttpMethod.GET, RC + "/keep", null, null).code()).isEqualTo(200);
     }
+
+    static final String YAML_CLUSTER = """
+            apiVersion: ray.io/v1
+            kind: RayCluster
+            metadata:
+              name: &name yaml-aliases
+              labels: {app: *name}
+            spec:
+              headGroupSpec:
+                template: &template
+                  spec:
+                    containers: [{name: ray, image: rayproject/ray:2.9.0}]
+              workerGroupSpecs:
+              - &group {groupName: small, replicas: 1, minReplicas: 0, maxReplicas: 5, template: *template}
+              - <<: *group
+                groupName: large
+                replicas: 3
+            """;
+
+    @Test
+    @DisplayName("YAML anchors, aliases and merge keys resolve to their values")
+    void yamlAliasesAndMergeKeys() throws Exception {
+        Reply r = call(HttpMethod.POST, RC, "application/yaml", YAML_CLUSTER);
+        assertThat(r.code()).as(String.valueOf(r.body())).isEqualTo(201);
+        JsonNode stored = call(HttpMethod.GET, RC + "/yaml-aliases", null, null).body();
+        assertThat(stored.at("/metadata/labels/app").asString()).isEqualTo("yaml-aliases");
+        assertThat(stored.at("/spec/workerGroupSpecs/1/groupName").asString()).isEqualTo("large");
+        assertThat(stored.at("/spec/workerGroupSpecs/1/replicas").asInt()).isEqualTo(3);
+        assertThat(stored.at("/spec/workerGroupSpecs/1/maxReplicas").asInt()).isEqualTo(5);
+        assertThat(stored.at("/spec/workerGroupSpecs/1/template/spec/containers/0/image").asString())
+                .isEqualTo("rayproject/ray:2.9.0");
+    }
+
+    @Test
+    @DisplayName("a billion-laughs document and a self-referencing alias are refused before they are expanded")
+    void yamlAliasBombs() throws Exception {
+        StringBuilder bomb = new StringBuilder("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\n"
+                + "x0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (int i = 1; i <= 9; i++) {
+            bomb.append("x").append(i).append(": &x").append(i).append(" [");
+            for (int j = 0; j < 10; j++) {
+                bomb.append(j == 0 ? "" : ", ").append("*x").append(i - 1);
+            }
+            bomb.append("]\n");
+        }
+        long start = System.nanoTime();
+        Reply laughs = call(HttpMethod.POST, "/api/v1/namespaces/default/configmaps", "application/yaml",
+                bomb.toString());
+        assertThat(laughs.code()).isEqualTo(400);
+        assertThat(laughs.message()).isEqualTo("error converting YAML to JSON: yaml: document contains excessive aliasing");
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(5));
+
+        Reply recursive = call(HttpMethod.POST, "/api/v1/namespaces/default/configmaps", "application/yaml",
+                "metadata: {name: loop}\ndata: &d {a: *d}\n");
+        assertThat(recursive.code()).isEqualTo(400);
+        assertThat(call(HttpMethod.GET, "/api/v1/namespaces/default/configmaps/lol", null, null).code()).isEqualTo(404);
+    }
+
+    @Test
+    @DisplayName("duplicate keys and unknown metadata fields: errors under Strict, warnings under Warn")
+    void duplicatesAndUnknownMetadata() throws Exception {
+        String yaml = "metadata:\n  name: dup\n  name: dup\n  bogus: 1\nspec:\n  containers: "
+                + "[{name: c, image: busybox}]\n";
+        Reply strict = call(HttpMethod.POST, PODS + "?fieldValidation=Strict", "application/yaml", yaml);
+        assertThat(strict.code()).isEqualTo(400);
+        assertThat(strict.message()).isEqualTo("Pod in version \"v1\" cannot be handled as a Pod: strict decoding "
+                + "error: yaml: unmarshal errors:\n  line 3: key \"name\" already set in map");
+        Reply strictMeta = call(HttpMethod.POST, PODS + "?fieldValidation=Strict", "application/yaml",
+                yaml.replace("  name: dup\n  name: dup", "  name: dup"));
+        assertThat(strictMeta.code()).isEqualTo(400);
+        assertThat(strictMeta.message()).endsWith("strict decoding error: unknown field \"metadata.bogus\"");
+        assertThat(call(HttpMethod.GET, PODS + "/dup", null, null).code()).isEqualTo(404);
+
+        Reply warn = call(HttpMethod.POST, PODS + "?fieldValidation=Warn", "application/yaml", yaml);
+        assertThat(warn.code()).isEqualTo(201);
+        assertThat(warn.warnings()).containsExactly("299 - \"line 3: key \\\"name\\\" already set in map\"",
+                "299 - \"unknown field \\\"metadata.bogus\\\"\"");
+        assertThat(warn.body().at("/metadata").has("bogus")).isFalse();
+
+        Reply json = call(HttpMethod.POST, PODS + "?fieldValidation=Strict", "application/json",
+                "{\"metadata\":{\"name\":\"dj\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"name\":\"d\","
+                        + "\"image\":\"busybox\"}]}}");
+        assertThat(json.code()).isEqualTo(400);
+        assertThat(json.message()).endsWith("strict decoding error: duplicate field \"name\"");
+        Reply ignored = call(HttpMethod.POST, PODS + "?fieldValidation=Ignore", "application/yaml",
+                yaml.replace("name: dup", "name: ignored"));
+        assertThat(ignored.code()).isEqualTo(201);
+        assertThat(ignored.warnings()).isEmpty();
+    }
 }
