@@ -21,6 +21,7 @@ import io.kuberaysim.observability.metrics.StorageObjectsMetrics;
 import io.kuberaysim.observability.metrics.WatchEventsMetrics;
 import io.kuberaysim.sim.ray.RayDashboard;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -52,6 +53,8 @@ class ObservabilityConfiguration {
     @Bean(destroyMethod = "close")
     PrometheusMeterRegistry prometheusMeterRegistry(ObjectStore store, Clock clock) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // Micrometer counts process CPU time in nanoseconds (process_cpu_time_ns_total); process_cpu_usage stays
+        registry.config().meterFilter(MeterFilter.denyNameStartsWith("process.cpu.time"));
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
