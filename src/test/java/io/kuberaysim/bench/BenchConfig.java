@@ -31,7 +31,8 @@ record BenchConfig(String name, int objects, Duration warmup, Duration measure, 
                    boolean controllersOn, Set<String> scenarios, int churnRuns, Duration churn,
                    List<String> churnEventTtls) {
 
-    static final List<String> ALL_SCENARIOS = List.of("http", "metrics", "growth", "scale", "watch", "demo", "churn");
+    static final List<String> ALL_SCENARIOS = List.of("http", "metrics", "auth", "growth", "scale", "watch", "demo",
+            "churn");
 
     static BenchConfig full() {
         return new BenchConfig("full", 10_000, Duration.ofSeconds(60), Duration.ofSeconds(4), 5, 16,

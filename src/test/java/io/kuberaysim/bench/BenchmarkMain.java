@@ -40,6 +40,9 @@ public final class BenchmarkMain {
         if (cfg.runs("metrics")) {
             new HttpApiScenario(cfg, report).runMetricsOverhead();
         }
+        if (cfg.runs("auth")) {
+            new HttpApiScenario(cfg, report).runAuthOverhead();
+        }
         if (cfg.runs("growth")) {
             new HttpApiScenario(cfg, report).runGrowth();
         }

@@ -25,6 +25,10 @@ class BenchmarkSmokeTest {
             assertThat(report.rows()).filteredOn(r -> r.scenario().equals("metrics")).hasSize(6)
                     .allSatisfy(r -> assertThat(r.value().median()).as(r.figure()).isPositive());
         }
+        if (BenchConfig.fromSystemProperties("smoke").runs("auth")) {
+            assertThat(report.rows()).filteredOn(r -> r.scenario().equals("auth")).hasSize(6)
+                    .allSatisfy(r -> assertThat(r.value().median()).as(r.figure()).isPositive());
+        }
         if (BenchConfig.fromSystemProperties("smoke").runs("growth")) {
             assertThat(report.rows()).filteredOn(r -> r.scenario().equals("growth")).hasSize(3);
         }

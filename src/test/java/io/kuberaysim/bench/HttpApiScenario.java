@@ -45,6 +45,11 @@ final class HttpApiScenario {
         /** Removes objects created while measuring. */
         void removeCreated();
 
+        /** Header lines the load generator adds to every request. */
+        default String extraHeaders() {
+            return "";
+        }
+
         @Override
         void close();
     }
@@ -54,6 +59,7 @@ final class HttpApiScenario {
     private final BenchConfig cfg;
     private final Report report;
     long failures;
+    static final String BENCH_TOKEN = "bench-token-0123456789abcdef0123456789abcdef";
 
     HttpApiScenario(BenchConfig cfg, Report report) {
         this.cfg = cfg;
@@ -158,7 +164,7 @@ final class HttpApiScenario {
         if (op == Op.LIST_SCAN && t.ceilingPath().equals("/version") && t.label().startsWith("fabric8")) {
             return Double.NaN; // the mock server has no set-based selectors
         }
-        LoadGenerator.Result r = LoadGenerator.run(t.port(), cfg.connections(), d, source(op, t));
+        LoadGenerator.Result r = LoadGenerator.run(t.port(), t.extraHeaders(), cfg.connections(), d, source(op, t));
         if (op == Op.CREATE) {
             t.removeCreated();
         }
@@ -261,41 +267,89 @@ final class HttpApiScenario {
             targets.add(sim(false, cfg.objects(), "kuberay-sim (request metrics on)"));
             targets.add(sim(false, cfg.objects(), "kuberay-sim (request metrics off)",
                     "kuberay-sim.metrics.requests=false"));
-            List<Op> ops = List.of(Op.CEILING, Op.GET);
-            Duration each = cfg.warmup().dividedBy(ops.size());
-            for (Target t : targets) {
-                for (Op op : ops) {
-                    measure(t, op, each);
-                }
-            }
-            Map<Target, Map<Op, List<Double>>> results = new LinkedHashMap<>();
-            for (Target t : targets) {
-                results.put(t, new EnumMap<>(Op.class));
-                ops.forEach(op -> results.get(t).put(op, new ArrayList<>()));
-            }
-            for (int round = 0; round < cfg.rounds(); round++) {
-                for (Op op : ops) {
-                    for (int k = 0; k < targets.size(); k++) {
-                        Target t = targets.get((k + round) % targets.size());
-                        results.get(t).get(op).add(measure(t, op, cfg.measure()));
-                    }
-                }
-            }
-            for (Target t : targets) {
-                for (Op op : ops) {
-                    report.add("metrics", t.label() + ": " + op.label, Stats.of(results.get(t).get(op)), "req/s",
-                            null, null);
-                }
-            }
-            for (Op op : ops) {
-                Stats r = Stats.ratio(results.get(targets.get(0)).get(op), results.get(targets.get(1)).get(op));
-                report.add("metrics", op.label + ": request metrics on / off", r, "ratio", "≥ 0.95",
-                        r.median() >= 0.95);
-            }
+            compareAlternating("metrics", targets, "request metrics on / off");
         } finally {
             for (Target t : targets) {
                 t.close();
             }
+        }
+    }
+
+    /**
+     * What bearer-token authentication costs: the ceiling and GET by name on two servers with the same objects, one
+     * without authentication (the Host/Origin guard still runs) and one with {@code kuberay-sim.auth.token}, whose
+     * load carries the token, alternating every round. The ceiling path ({@code /version}) is public, so for it
+     * the token is checked but nothing is refused.
+     */
+    void runAuthOverhead() {
+        List<Target> targets = new ArrayList<>();
+        try {
+            targets.add(sim(false, cfg.objects(), "kuberay-sim (token auth on)", "kuberay-sim.auth.token=" + BENCH_TOKEN));
+            targets.add(sim(false, cfg.objects(), "kuberay-sim (no auth)"));
+            Target withToken = targets.get(0);
+            targets.set(0, new Target() {
+                public String label() {
+                    return withToken.label();
+                }
+
+                public int port() {
+                    return withToken.port();
+                }
+
+                public String ceilingPath() {
+                    return "/version";
+                }
+
+                public void removeCreated() {
+                    withToken.removeCreated();
+                }
+
+                public String extraHeaders() {
+                    return "Authorization: Bearer " + BENCH_TOKEN + "\r\n";
+                }
+
+                public void close() {
+                    withToken.close();
+                }
+            });
+            compareAlternating("auth", targets, "token auth on / off");
+        } finally {
+            for (Target t : targets) {
+                t.close();
+            }
+        }
+    }
+
+    /** Ceiling and GET on two targets, warmed up, then alternating rounds; ratio first / second per round. */
+    private void compareAlternating(String section, List<Target> targets, String ratioLabel) {
+        List<Op> ops = List.of(Op.CEILING, Op.GET);
+        Duration each = cfg.warmup().dividedBy(ops.size());
+        for (Target t : targets) {
+            for (Op op : ops) {
+                measure(t, op, each);
+            }
+        }
+        Map<Target, Map<Op, List<Double>>> results = new LinkedHashMap<>();
+        for (Target t : targets) {
+            results.put(t, new EnumMap<>(Op.class));
+            ops.forEach(op -> results.get(t).put(op, new ArrayList<>()));
+        }
+        for (int round = 0; round < cfg.rounds(); round++) {
+            for (Op op : ops) {
+                for (int k = 0; k < targets.size(); k++) {
+                    Target t = targets.get((k + round) % targets.size());
+                    results.get(t).get(op).add(measure(t, op, cfg.measure()));
+                }
+            }
+        }
+        for (Target t : targets) {
+            for (Op op : ops) {
+                report.add(section, t.label() + ": " + op.label, Stats.of(results.get(t).get(op)), "req/s", null, null);
+            }
+        }
+        for (Op op : ops) {
+            Stats r = Stats.ratio(results.get(targets.get(0)).get(op), results.get(targets.get(1)).get(op));
+            report.add(section, op.label + ": " + ratioLabel, r, "ratio", "≥ 0.95", r.median() >= 0.95);
         }
     }
 

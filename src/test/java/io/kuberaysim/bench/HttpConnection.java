@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 final class HttpConnection implements Closeable {
     private final int port;
     private final byte[] hostHeader;
+    /** Header lines sent with every request (e.g. an Authorization header), each ending in CRLF. */
+    private final byte[] extraHeaders;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
@@ -39,8 +41,13 @@ final class HttpConnection implements Closeable {
     }
 
     HttpConnection(int port) {
+        this(port, "");
+    }
+
+    HttpConnection(int port, String extraHeaders) {
         this.port = port;
         this.hostHeader = ("Host: 127.0.0.1:" + port + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        this.extraHeaders = extraHeaders.getBytes(StandardCharsets.US_ASCII);
     }
 
     private void connect() throws IOException {
@@ -73,6 +80,7 @@ final class HttpConnection implements Closeable {
         head.append(r.method()).append(' ').append(r.path()).append(" HTTP/1.1\r\n");
         out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
         out.write(hostHeader);
+        out.write(extraHeaders);
         head.setLength(0);
         head.append("Accept: application/json\r\n");
         if (r.body() != null) {

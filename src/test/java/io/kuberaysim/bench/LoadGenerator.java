@@ -26,6 +26,11 @@ final class LoadGenerator {
     }
 
     static Result run(int port, int connections, Duration duration, RequestSource source) {
+        return run(port, "", connections, duration, source);
+    }
+
+    /** As {@link #run(int, int, Duration, RequestSource)}, with header lines added to every request. */
+    static Result run(int port, String extraHeaders, int connections, Duration duration, RequestSource source) {
         CountDownLatch start = new CountDownLatch(1);
         AtomicLong completed = new AtomicLong();
         AtomicLong failures = new AtomicLong();
@@ -37,7 +42,7 @@ final class LoadGenerator {
             Thread t = new Thread(() -> {
                 long ok = 0;
                 long bad = 0;
-                try (HttpConnection c = new HttpConnection(port)) {
+                try (HttpConnection c = new HttpConnection(port, extraHeaders)) {
                     start.await();
                     long deadline = bounds[1];
                     long seq = 0;
