@@ -67,7 +67,9 @@ record ResourcePath(ResourceType type, String namespace, String name, String sub
         if (sub != null && !(sub.equals("status") && type.statusSubresource())
                 && !(sub.equals("finalize") && type.equals(ResourceTypes.NAMESPACES))
                 && !(sub.equals("log") && type.equals(ResourceTypes.PODS))) {
-            throw ApiException.pathNotFound();
+            // the CRD handler answers a subresource the CRD does not declare (scale on a RayCluster) as a missing
+            // object; built-in types have no route for it, hence the generic 404
+            throw type.isCustomResource() ? ApiException.notFound(type, name) : ApiException.pathNotFound();
         }
         return new ResourcePath(type, namespace, name, sub);
     }

@@ -1,0 +1,48 @@
+package io.kuberaysim.e2e;
+
+import io.kuberaysim.testing.Kubectl;
+import io.kuberaysim.testing.SeedManifests;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * kubectl 1.32 driven as its users drive it against the API server alone (no operator): the answers it gets for
+ * the API rules of issue 17 are those of a real cluster.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
+class KubectlApiFidelityE2ETest {
+    static final String DEMO = SeedManifests.demoRayCluster().replace("name: demo-raycluster", "name: %s");
+
+    @LocalServerPort
+    int port;
+    @TempDir
+    static Path dir;
+    Kubectl kubectl;
+
+    @BeforeAll
+    static void kubectlInstalled() {
+        assumeTrue(Kubectl.installed(), "kubectl is not on PATH: skipping the kubectl end-to-end tests");
+    }
+
+    @BeforeEach
+    void kubectl() {
+        kubectl = new Kubectl(port, dir);
+    }
+
+    @Test
+    void scaleOnARayClusterIsNotFoundAsTheCrdHandlerAnswers() throws Exception {
+        assertThat(kubectl.runWithInput(DEMO.formatted("unscalable"), "apply", "-f", "-").exit()).isZero();
+        Kubectl.Result scaled = kubectl.run("scale", "raycluster", "unscalable", "--replicas=3");
+        assertThat(scaled.exit()).isNotZero();
+        assertThat(scaled.err()).contains("Error from server (NotFound): rayclusters.ray.io \"unscalable\" not found");
+    }
+}
