@@ -45,4 +45,20 @@ class KubectlApiFidelityE2ETest {
         assertThat(scaled.exit()).isNotZero();
         assertThat(scaled.err()).contains("Error from server (NotFound): rayclusters.ray.io \"unscalable\" not found");
     }
+
+    @Test
+    void fieldSelectorsAsKubectlSendsThem() throws Exception {
+        assertThat(kubectl.runWithInput(DEMO.formatted("selected"), "apply", "-f", "-").exit()).isZero();
+        assertThat(kubectl.runWithInput(DEMO.formatted("other"), "apply", "-f", "-").exit()).isZero();
+        Kubectl.Result byName = kubectl.run("get", "rayclusters", "--field-selector", "metadata.name=selected",
+                "-o", "name");
+        assertThat(byName.out()).as(byName.all()).isEqualTo("raycluster.ray.io/selected\n");
+        Kubectl.Result unsupported = kubectl.run("get", "rayclusters", "--field-selector", "status.state=ready");
+        assertThat(unsupported.exit()).isNotZero();
+        assertThat(unsupported.err()).contains("Error from server (BadRequest)",
+                "field label not supported: status.state");
+        Kubectl.Result namespaces = kubectl.run("get", "namespaces", "--field-selector", "status.phase=Active",
+                "-o", "name");
+        assertThat(namespaces.out()).contains("namespace/default", "namespace/kube-system");
+    }
 }

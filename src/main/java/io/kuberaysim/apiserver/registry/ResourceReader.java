@@ -86,22 +86,15 @@ public final class ResourceReader {
         } catch (SelectorParseException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        Map<String, Function<JsonNode, String>> extractors = new java.util.HashMap<>();
-        extractors.put("metadata.name", o -> Json.text(o, "metadata", "name"));
-        extractors.put("metadata.namespace", o -> {
-            String ns = Json.text(o, "metadata", "namespace");
-            return ns == null ? "" : ns;
-        });
         ResourceStrategy s = strategies.get(type);
-        if (s != null) {
-            extractors.putAll(s.selectableFields());
-        }
+        Map<String, Function<JsonNode, String>> extractors = s != null ? s.selectableFields()
+                : SelectableFields.nameAndNamespace();
         for (var r : fields.requirements()) {
             if (!extractors.containsKey(r.field())) {
                 throw ApiException.badRequest("field label not supported: " + r.field());
             }
         }
-        return new Filter(type.namespaced() ? namespace : null, labels, fields, Map.copyOf(extractors));
+        return new Filter(type.namespaced() ? namespace : null, labels, fields, extractors);
     }
 
     /**

@@ -124,8 +124,11 @@ public interface ResourceStrategy {
         return null;
     }
 
-    /** Field selector extractors beyond metadata.name and metadata.namespace. */
+    /**
+     * The fields {@code ?fieldSelector=} accepts, with their extractors (see {@link SelectableFields}); by default
+     * {@code metadata.name}, and {@code metadata.namespace} for namespaced types, as for custom resources.
+     */
     default Map<String, Function<JsonNode, String>> selectableFields() {
-        return Map.of();
+        return type().namespaced() ? SelectableFields.nameAndNamespace() : SelectableFields.name();
     }
 }

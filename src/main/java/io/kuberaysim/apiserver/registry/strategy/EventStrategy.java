@@ -6,6 +6,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.registry.SelectableFields;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,7 +32,7 @@ public final class EventStrategy implements ResourceStrategy {
         m.put("type", o -> orEmpty(Json.text(o, "type")));
         m.put("source", o -> orEmpty(Json.text(o, "source", "component")));
         m.put("reportingComponent", o -> orEmpty(Json.text(o, "reportingComponent")));
-        FIELDS = Map.copyOf(m);
+        FIELDS = SelectableFields.with(SelectableFields.nameAndNamespace(), m);
     }
 
     private final Duration ttl;

@@ -6,12 +6,15 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.registry.SelectableFields;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * batch/v1 Job: defaults (backoffLimit 6, one completion), the generated selector and pod-template labels,
@@ -105,5 +108,12 @@ public final class JobStrategy implements ResourceStrategy {
             causes.add(StatusCause.invalid("spec.template", "core.PodTemplateSpec{...}", "field is immutable"));
         }
         return causes;
+    }
+
+    /** {@code status.successful} is the count of succeeded Pods, as batch/v1's field label conversion maps it. */
+    @Override
+    public Map<String, Function<JsonNode, String>> selectableFields() {
+        return SelectableFields.with(SelectableFields.nameAndNamespace(), Map.of("status.successful",
+                o -> Integer.toString(o.path("status").path("succeeded").asInt(0))));
     }
 }

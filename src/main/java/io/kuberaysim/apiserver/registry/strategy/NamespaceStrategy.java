@@ -6,6 +6,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.registry.SelectableFields;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import tools.jackson.databind.JsonNode;
@@ -13,7 +14,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /** core/v1 Namespace: Active on create; Terminating on delete until its content is gone ({@code spec.finalizers}). */
 public final class NamespaceStrategy implements ResourceStrategy {
@@ -70,5 +73,12 @@ public final class NamespaceStrategy implements ResourceStrategy {
     public boolean hasFinalizers(JsonNode object) {
         JsonNode spec = Json.at(object, "spec", "finalizers");
         return ResourceStrategy.super.hasFinalizers(object) || (spec != null && spec.isArray() && !spec.isEmpty());
+    }
+
+    /** kube-apiserver selects Namespaces by name and {@code status.phase} only. */
+    @Override
+    public Map<String, Function<JsonNode, String>> selectableFields() {
+        return SelectableFields.with(SelectableFields.name(),
+                Map.of("status.phase", SelectableFields.text("status", "phase")));
     }
 }

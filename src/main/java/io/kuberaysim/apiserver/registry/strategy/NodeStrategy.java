@@ -5,11 +5,14 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.registry.SelectableFields;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * core/v1 Node: cluster-scoped; the simulated cluster registers its nodes through the API like kubelets do. Capacity
@@ -42,5 +45,12 @@ public final class NodeStrategy implements ResourceStrategy {
     @Override
     public List<StatusCause> validateStatusUpdate(ObjectNode object, JsonNode old) {
         return validate(object);
+    }
+
+    /** kube-apiserver selects Nodes by name and {@code spec.unschedulable} ("true"/"false") only. */
+    @Override
+    public Map<String, Function<JsonNode, String>> selectableFields() {
+        return SelectableFields.with(SelectableFields.name(), Map.of("spec.unschedulable",
+                o -> Boolean.toString(o.path("spec").path("unschedulable").asBoolean(false))));
     }
 }

@@ -6,6 +6,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.registry.SelectableFields;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -34,7 +35,9 @@ public final class PodStrategy implements ResourceStrategy {
         for (String f : List.of("phase", "podIP", "nominatedNodeName")) {
             m.put("status." + f, o -> orEmpty(Json.text(o, "status", f)));
         }
-        FIELDS = Map.copyOf(m);
+        // old v1 clients' name for spec.nodeName
+        m.put("spec.host", m.get("spec.nodeName"));
+        FIELDS = SelectableFields.with(SelectableFields.nameAndNamespace(), m);
     }
 
     private static String orEmpty(String s) {

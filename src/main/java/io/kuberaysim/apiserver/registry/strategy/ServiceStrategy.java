@@ -6,6 +6,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.registry.SelectableFields;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -13,7 +14,9 @@ import tools.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * core/v1 Service: a cluster IP from 10.96.0.0/12 (or none when headless), port defaults, and a cluster IP
@@ -135,5 +138,12 @@ public final class ServiceStrategy implements ResourceStrategy {
             causes.add(StatusCause.invalid("spec.clusterIPs[0]", after, "may not change once set"));
         }
         return causes;
+    }
+
+    @Override
+    public Map<String, Function<JsonNode, String>> selectableFields() {
+        return SelectableFields.with(SelectableFields.nameAndNamespace(), Map.of(
+                "spec.clusterIP", SelectableFields.text("spec", "clusterIP"),
+                "spec.type", SelectableFields.text("spec", "type")));
     }
 }

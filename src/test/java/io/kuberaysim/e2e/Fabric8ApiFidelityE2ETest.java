@@ -1,0 +1,62 @@
+package io.kuberaysim.e2e;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** The fabric8 client, unchanged, using the API rules of issue 17 against the API server alone. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
+class Fabric8ApiFidelityE2ETest {
+    @LocalServerPort
+    int port;
+    KubernetesClient client;
+
+    @BeforeEach
+    void connect() {
+        Config config = new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + port).withNamespace("default")
+                .withRequestRetryBackoffLimit(0).build();
+        client = new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    @AfterEach
+    void disconnect() {
+        client.close();
+    }
+
+    @Test
+    void fieldSelectorsOnPodsAndNodesAndKubesErrorForOthers() {
+        client.pods().resource(new PodBuilder().withNewMetadata().withName("on-node-1").endMetadata()
+                .withNewSpec().withNodeName("sim-node-1").addNewContainer().withName("c").withImage("busybox")
+                .endContainer().endSpec().build()).create();
+        client.pods().resource(new PodBuilder().withNewMetadata().withName("unbound").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
+                .build()).create();
+        assertThat(client.pods().withField("spec.nodeName", "sim-node-1").list().getItems())
+                .extracting(HasMetadata::getMetadata).extracting("name").containsExactly("on-node-1");
+        assertThat(client.pods().withoutField("spec.nodeName", "").list().getItems())
+                .extracting(HasMetadata::getMetadata).extracting("name").containsExactly("on-node-1");
+
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("cordoned").endMetadata()
+                .withNewSpec().withUnschedulable(true).endSpec().build()).create();
+        assertThat(client.nodes().withField("spec.unschedulable", "true").list().getItems())
+                .extracting(HasMetadata::getMetadata).extracting("name").containsExactly("cordoned");
+
+        KubernetesClientException e = catchThrowableOfType(KubernetesClientException.class,
+                () -> client.nodes().withField("metadata.namespace", "default").list());
+        assertThat(e.getCode()).isEqualTo(400);
+        assertThat(e.getStatus().getMessage()).isEqualTo("field label not supported: metadata.namespace");
+    }
+}
