@@ -24,6 +24,8 @@ public final class ResourceTypes {
             true, false, List.of("cm"), List.of());
     public static final ResourceType JOBS = new ResourceType("batch", "v1", "Job", "jobs", "job",
             true, true, List.of(), ALL);
+    public static final ResourceType LEASES = new ResourceType("coordination.k8s.io", "v1", "Lease", "leases", "lease",
+            true, false, List.of(), List.of());
     public static final ResourceType RAYCLUSTERS = new ResourceType("ray.io", "v1", "RayCluster", "rayclusters",
             "raycluster", true, true, List.of(), ALL);
     public static final ResourceType RAYJOBS = new ResourceType("ray.io", "v1", "RayJob", "rayjobs", "rayjob",
@@ -32,7 +34,7 @@ public final class ResourceTypes {
             "rayservice", true, true, List.of(), ALL);
 
     public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
-            JOBS, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
+            JOBS, LEASES, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
 
     public static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = new ResourceType("authorization.k8s.io", "v1",
             "SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview", false, false, List.of(),

@@ -15,6 +15,7 @@ import io.kuberaysim.apiserver.registry.strategy.ConfigMapStrategy;
 import io.kuberaysim.apiserver.registry.strategy.CustomResourceStrategy;
 import io.kuberaysim.apiserver.registry.strategy.EventStrategy;
 import io.kuberaysim.apiserver.registry.strategy.JobStrategy;
+import io.kuberaysim.apiserver.registry.strategy.LeaseStrategy;
 import io.kuberaysim.apiserver.registry.strategy.NamespaceStrategy;
 import io.kuberaysim.apiserver.registry.strategy.NodeStrategy;
 import io.kuberaysim.apiserver.registry.strategy.PodStrategy;
@@ -67,6 +68,7 @@ class ApiServerConfiguration {
     static GenericRegistry createRegistry(ObjectStore store, Clock clock, SimProperties props) {
         List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), new PodStrategy(),
                 new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(), new JobStrategy(),
+                new LeaseStrategy(),
                 new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53),
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
                 new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47));

@@ -44,6 +44,7 @@ public final class SimulatedCluster {
         }
         new Scheduler(manager).register(manager);
         new Kubelet(manager, settings).register(manager);
+        new NodeLeases(manager).register(manager);
         new JobController(manager).register(manager);
     }
 

@@ -3,16 +3,25 @@ package io.kuberaysim.e2e;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -58,5 +67,27 @@ class Fabric8ApiFidelityE2ETest {
                 () -> client.nodes().withField("metadata.namespace", "default").list());
         assertThat(e.getCode()).isEqualTo(400);
         assertThat(e.getStatus().getMessage()).isEqualTo("field label not supported: metadata.namespace");
+    }
+
+    @Test
+    void leaderElectionWithALeaseLock() throws Exception {
+        CompletableFuture<String> leader = new CompletableFuture<>();
+        CompletableFuture<Void> leading = new CompletableFuture<>();
+        LeaderElector elector = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
+                .withName("sim-operator").withLock(new LeaseLock("default", "sim-operator-lock", "candidate-a"))
+                .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10))
+                .withRetryPeriod(Duration.ofSeconds(2))
+                .withLeaderCallbacks(new LeaderCallbacks(() -> leading.complete(null), () -> { }, leader::complete))
+                .build()).build();
+        CompletableFuture<?> running = elector.start();
+        try {
+            leading.get(30, TimeUnit.SECONDS);
+            assertThat(leader.get(30, TimeUnit.SECONDS)).isEqualTo("candidate-a");
+            Lease lease = client.leases().inNamespace("default").withName("sim-operator-lock").get();
+            assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("candidate-a");
+            assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(15);
+        } finally {
+            running.cancel(true);
+        }
     }
 }

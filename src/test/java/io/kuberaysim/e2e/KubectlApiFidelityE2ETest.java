@@ -61,4 +61,17 @@ class KubectlApiFidelityE2ETest {
                 "-o", "name");
         assertThat(namespaces.out()).contains("namespace/default", "namespace/kube-system");
     }
+
+    @Test
+    void leasesAreServedWithTheirHolder() throws Exception {
+        Kubectl.Result created = kubectl.runWithInput("""
+                apiVersion: coordination.k8s.io/v1
+                kind: Lease
+                metadata: {name: my-operator-lock}
+                spec: {holderIdentity: my-operator-0, leaseDurationSeconds: 15}
+                """, "apply", "-f", "-");
+        assertThat(created.out()).as(created.all()).contains("lease.coordination.k8s.io/my-operator-lock created");
+        Kubectl.Result got = kubectl.run("get", "leases");
+        assertThat(got.out()).as(got.all()).contains("HOLDER").containsPattern("my-operator-lock\\s+my-operator-0");
+    }
 }

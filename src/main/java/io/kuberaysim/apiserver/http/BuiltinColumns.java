@@ -130,6 +130,11 @@ final class BuiltinColumns {
                     (o, now) -> (long) (size(Json.at(o, "data")) + size(Json.at(o, "binaryData")))),
             TableConverter.age("Age"));
 
+    static final List<Column> LEASES = List.of(
+            Column.of("Holder", "string", "The holder of a lease.",
+                    (o, now) -> orEmpty(Json.text(o, "spec", "holderIdentity"))),
+            TableConverter.age("Age"));
+
     /** The pod STATUS cell, following kubectl's pod printer: phase, then reasons that explain it better. */
     static String podStatus(JsonNode o) {
         String reason = orEmpty(Json.text(o, "status", "phase"));

@@ -45,8 +45,8 @@ class TableConverter {
     private static final String AGE_DESCRIPTION = "CreationTimestamp is a timestamp representing the server time "
             + "when this object was created.";
 
-    private static final Map<ResourceType, List<Column>> COLUMNS = Map.of(
-            ResourceTypes.RAYCLUSTERS, List.of(
+    private static final Map<ResourceType, List<Column>> COLUMNS = Map.ofEntries(
+            Map.entry(ResourceTypes.RAYCLUSTERS, List.of(
                     crdColumn("desired workers", "integer", ".status.desiredWorkerReplicas", 0),
                     crdColumn("available workers", "integer", ".status.availableWorkerReplicas", 0),
                     crdColumn("cpus", "string", ".status.desiredCPU", 0),
@@ -56,24 +56,25 @@ class TableConverter {
                     crdColumn("status", "string", ".status.state", 0),
                     crdAge("age"),
                     crdColumn("head pod IP", "string", ".status.head.podIP", 1),
-                    crdColumn("head service IP", "string", ".status.head.serviceIP", 1)),
-            ResourceTypes.RAYJOBS, List.of(
+                    crdColumn("head service IP", "string", ".status.head.serviceIP", 1))),
+            Map.entry(ResourceTypes.RAYJOBS, List.of(
                     crdColumn("job status", "string", ".status.jobStatus", 0),
                     crdColumn("deployment status", "string", ".status.jobDeploymentStatus", 0),
                     crdColumn("ray cluster name", "string", ".status.rayClusterName", 0),
                     crdColumn("start time", "string", ".status.startTime", 0),
                     crdColumn("end time", "string", ".status.endTime", 0),
-                    crdAge("age")),
-            ResourceTypes.RAYSERVICES, List.of(
+                    crdAge("age"))),
+            Map.entry(ResourceTypes.RAYSERVICES, List.of(
                     crdColumn("service status", "string", ".status.serviceStatus", 0),
-                    crdColumn("num serve endpoints", "string", ".status.numServeEndpoints", 0)),
-            ResourceTypes.PODS, BuiltinColumns.PODS,
-            ResourceTypes.SERVICES, BuiltinColumns.SERVICES,
-            ResourceTypes.JOBS, BuiltinColumns.JOBS,
-            ResourceTypes.NODES, BuiltinColumns.NODES,
-            ResourceTypes.EVENTS, BuiltinColumns.EVENTS,
-            ResourceTypes.NAMESPACES, BuiltinColumns.NAMESPACES,
-            ResourceTypes.CONFIGMAPS, BuiltinColumns.CONFIGMAPS);
+                    crdColumn("num serve endpoints", "string", ".status.numServeEndpoints", 0))),
+            Map.entry(ResourceTypes.PODS, BuiltinColumns.PODS),
+            Map.entry(ResourceTypes.SERVICES, BuiltinColumns.SERVICES),
+            Map.entry(ResourceTypes.JOBS, BuiltinColumns.JOBS),
+            Map.entry(ResourceTypes.NODES, BuiltinColumns.NODES),
+            Map.entry(ResourceTypes.EVENTS, BuiltinColumns.EVENTS),
+            Map.entry(ResourceTypes.NAMESPACES, BuiltinColumns.NAMESPACES),
+            Map.entry(ResourceTypes.CONFIGMAPS, BuiltinColumns.CONFIGMAPS),
+            Map.entry(ResourceTypes.LEASES, BuiltinColumns.LEASES));
 
     private final Clock clock;
 
