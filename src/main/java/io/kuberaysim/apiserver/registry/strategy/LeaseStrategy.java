@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.registry.strategy;
 
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.StatusCause;
@@ -19,6 +20,11 @@ public final class LeaseStrategy implements ResourceStrategy {
     @Override
     public ResourceType type() {
         return ResourceTypes.LEASES;
+    }
+
+    @Override
+    public Class<?> model() {
+        return Lease.class;
     }
 
     @Override
