@@ -38,11 +38,13 @@ class ResourceHandler {
     private final GenericRegistry registry;
     private final ResponseRenderer renderer;
     private final long maxBodyBytes;
+    private final PodLogs podLogs;
 
-    ResourceHandler(GenericRegistry registry, ResponseRenderer renderer, HttpLimits limits) {
+    ResourceHandler(GenericRegistry registry, ResponseRenderer renderer, HttpLimits limits, PodLogs podLogs) {
         this.registry = registry;
         this.renderer = renderer;
         this.maxBodyBytes = limits.maxRequestBodyBytes();
+        this.podLogs = podLogs;
     }
 
     private byte[] body(HttpServletRequest req) {
@@ -70,7 +72,7 @@ class ResourceHandler {
         }
         StoredObject o = registry.reader().get(p.type(), p.namespace(), p.name());
         if ("log".equals(p.subresource())) {
-            return PodLogs.render(o, req.getParameter("container"));
+            return podLogs.render(o, req);
         }
         return renderer.object(o, req);
     }
