@@ -12,7 +12,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class KuberaySimApplication {
     public static void main(String[] args) {
         if (DemoCommand.isDemo(args)) {
-            System.exit(DemoCommand.run(System.out));
+            System.exit(DemoCommand.run(KuberaySimApplication.class, System.out));
         }
         SpringApplication.run(KuberaySimApplication.class, args);
     }

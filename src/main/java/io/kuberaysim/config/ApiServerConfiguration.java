@@ -89,7 +89,7 @@ class ApiServerConfiguration {
 
     @Bean(initMethod = "start", destroyMethod = "close")
     GarbageCollector garbageCollector(GenericRegistry registry, Clock clock) {
-        return new GarbageCollector(registry, clock::execute);
+        return new GarbageCollector(registry, clock);
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
@@ -99,6 +99,6 @@ class ApiServerConfiguration {
 
     @Bean(initMethod = "start", destroyMethod = "close")
     NamespaceLifecycle namespaceLifecycle(GenericRegistry registry, Clock clock) {
-        return new NamespaceLifecycle(registry, clock::execute, ResourceTypes.ALL_TYPES);
+        return new NamespaceLifecycle(registry, clock, ResourceTypes.ALL_TYPES);
     }
 }

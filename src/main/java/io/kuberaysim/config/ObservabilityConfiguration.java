@@ -19,7 +19,7 @@ import io.kuberaysim.observability.metrics.RequestMetricsFilter;
 import io.kuberaysim.observability.metrics.SimulationMetrics;
 import io.kuberaysim.observability.metrics.StorageObjectsMetrics;
 import io.kuberaysim.observability.metrics.WatchEventsMetrics;
-import io.kuberaysim.sim.ray.RayDashboard;
+import io.kuberaysim.sim.SimulatedCluster;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -150,9 +150,11 @@ class ObservabilityConfiguration {
         }
 
         @Bean
-        SimulationMetrics simulationMetrics(ControllerManager manager, ObjectProvider<RayDashboard> dashboard,
+        SimulationMetrics simulationMetrics(ControllerManager manager, ObjectProvider<SimulatedCluster> cluster,
                                             PrometheusMeterRegistry registry) {
-            SimulationMetrics metrics = new SimulationMetrics(manager, dashboard.getIfAvailable());
+            SimulatedCluster simulated = cluster.getIfAvailable();
+            SimulationMetrics metrics = new SimulationMetrics(manager,
+                    simulated == null ? null : simulated.rayDashboard().jobs());
             registry.getPrometheusRegistry().register(metrics);
             return metrics;
         }

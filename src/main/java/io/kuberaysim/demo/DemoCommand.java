@@ -1,6 +1,5 @@
 package io.kuberaysim.demo;
 
-import io.kuberaysim.KuberaySimApplication;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.clock.Clock;
@@ -24,9 +23,12 @@ public final class DemoCommand {
         return args.length > 0 && args[0].equals("demo");
     }
 
-    /** Runs the demo and prints to {@code out}; returns the process exit code. */
-    public static int run(PrintStream out) {
-        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(KuberaySimApplication.class)
+    /**
+     * Runs the demo on the application whose Spring configuration is {@code application} and prints to {@code out};
+     * returns the process exit code.
+     */
+    public static int run(Class<?> application, PrintStream out) {
+        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(application)
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)

@@ -3,7 +3,10 @@ package io.kuberaysim.sim;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.KubeRayOperator;
 import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.sim.ray.SimulatedAutoscaler;
+import io.kuberaysim.sim.ray.SimulatedRayDashboard;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -14,15 +17,47 @@ import java.util.Objects;
  * kubelets and the Job controller, all running as controllers of one {@link ControllerManager}.
  * Deleting or cordoning a Node, deleting a Pod or marking it Failed through {@code /status} are the fault
  * injections a user can do with plain API calls.
+ *
+ * <p>{@link #withOperator} is the one composition of the application and the test harness: the KubeRay operator
+ * installed on the manager, and around it the Ray side of the simulation (autoscaler sidecars, the heads'
+ * dashboards, submitter containers) and the cluster itself.
  */
 public final class SimulatedCluster {
     private final ControllerManager manager;
     private final SimulationSettings settings;
+    private final SimulatedRayDashboard rayDashboard;
+    private KubeRayOperator operator;
     private boolean registered;
 
     public SimulatedCluster(ControllerManager manager, SimulationSettings settings) {
         this.manager = Objects.requireNonNull(manager, "manager");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.rayDashboard = new SimulatedRayDashboard(manager);
+    }
+
+    /**
+     * A started simulated cluster with the KubeRay operator running in it: the operator's controllers, the
+     * simulated autoscaler, the Ray dashboards the operator reaches (with the submitter simulation), then the nodes,
+     * scheduler, kubelet and Job controller. The manager may be started before or after.
+     */
+    public static SimulatedCluster withOperator(ControllerManager manager, SimulationSettings settings,
+                                                KubeRayOperator.Options options) {
+        SimulatedCluster cluster = new SimulatedCluster(manager, settings);
+        cluster.operator = KubeRayOperator.install(manager, cluster.rayDashboard, options);
+        SimulatedAutoscaler.register(manager);
+        cluster.rayDashboard.install(cluster.operator.rayJob());
+        cluster.start();
+        return cluster;
+    }
+
+    /** The Ray dashboards of the cluster's Ray heads. */
+    public SimulatedRayDashboard rayDashboard() {
+        return rayDashboard;
+    }
+
+    /** The operator of {@link #withOperator}; null otherwise. */
+    public KubeRayOperator operator() {
+        return operator;
     }
 
     public SimulationSettings settings() {

@@ -11,6 +11,6 @@ public final class TestWiring {
 
     public static GenericRegistry registry(ObjectStore store, Clock clock) {
         return ApiServerConfiguration.createRegistry(store, clock,
-                new SimProperties("virtual", null, null, 7L, null, null, null));
+                SimProperties.defaults("virtual", 7L));
     }
 }

@@ -1,5 +1,6 @@
 package io.kuberaysim.demo;
 
+import io.kuberaysim.KuberaySimApplication;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -16,7 +17,7 @@ class DemoCommandTest {
     private static String runDemo() {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            assertThat(DemoCommand.run(out)).isZero();
+            assertThat(DemoCommand.run(KuberaySimApplication.class, out)).isZero();
         }
         return buf.toString(StandardCharsets.UTF_8);
     }

@@ -6,6 +6,7 @@ import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobStatus;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
 import io.kuberaysim.sim.ray.RayDashboard;
 import io.kuberaysim.testing.SimulationHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -152,7 +153,7 @@ class RayJobEndToEndTest {
         advanceSeconds(2);
         RayJobStatus st = status("http");
         assertThat(st.jobDeploymentStatus()).isEqualTo("Running");
-        assertThat(h.dashboard().jobs(new RayDashboard.ClusterKey(NS, st.rayClusterName()))).singleElement()
+        assertThat(h.dashboard().jobs(new ClusterKey(NS, st.rayClusterName()))).singleElement()
                 .satisfies(j -> assertThat(j.submissionId()).isEqualTo(st.jobId()));
         advanceSeconds(2);
         assertThat(complete.seconds()).isEqualTo(3.0); // no submitter pod to start: ready +2, job runs 1 s
@@ -168,7 +169,7 @@ class RayJobEndToEndTest {
         advanceSeconds(5);
         RayJobStatus st = status("del");
         assertThat(st.jobStatus()).isEqualTo("RUNNING");
-        var key = new RayDashboard.ClusterKey(NS, st.rayClusterName());
+        var key = new ClusterKey(NS, st.rayClusterName());
         List<String> seen = new ArrayList<>();
         h.dashboard().addListener((k, j) -> seen.add(j.submissionId() + ":" + j.status()));
 
@@ -193,7 +194,7 @@ class RayJobEndToEndTest {
         assertThat(st.jobStatus()).isEqualTo("RUNNING");
         assertThat(st.rayJobInfo().startTime()).isEqualTo(t0.plusSeconds(4));
         String cluster = st.rayClusterName();
-        var key = new RayDashboard.ClusterKey(NS, cluster);
+        var key = new ClusterKey(NS, cluster);
         String headNode = Json.text(h.client().get(ResourceTypes.PODS, NS, cluster + "-head").object(),
                 "spec", "nodeName");
 

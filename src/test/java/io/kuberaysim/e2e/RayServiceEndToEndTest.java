@@ -9,6 +9,7 @@ import io.kuberaysim.api.ray.RayServiceStatuses;
 import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.dashboard.ServeApplication;
 import io.kuberaysim.controller.ray.service.RayServiceServices;
 import io.kuberaysim.controller.runtime.cache.InformerHandler;
 import io.kuberaysim.sim.ray.ServeApplications;
@@ -163,7 +164,7 @@ class RayServiceEndToEndTest {
         assertThat(cluster).matches("svc-[a-z0-9]{5}");
         assertThat(s.numServeEndpoints()).isEqualTo(3); // head + two workers, all Ready
         assertThat(s.activeServiceStatus().applicationStatuses().get("app1").status())
-                .isEqualTo(ServeApplications.RUNNING);
+                .isEqualTo(ServeApplication.RUNNING);
         assertThat(s.activeServiceStatus().rayClusterStatus().state()).isEqualTo("ready");
         assertThat(serveSelector()).isEqualTo(cluster);
         assertThat(pods(h, "ray.io/cluster=" + cluster)).hasSize(3)
@@ -228,7 +229,7 @@ class RayServiceEndToEndTest {
         assertThat(s.activeServiceStatus().rayClusterName()).isEqualTo(old);
         String pending = s.pendingServiceStatus().rayClusterName();
         assertThat(s.pendingServiceStatus().applicationStatuses().get("app1").status())
-                .isEqualTo(ServeApplications.DEPLOY_FAILED);
+                .isEqualTo(ServeApplication.DEPLOY_FAILED);
         assertThat(clusters()).containsExactlyInAnyOrder(old, pending);
         assertThat(pods(h, "ray.io/cluster=" + old)).hasSize(3)
                 .allSatisfy(p -> assertThat(phase(p)).isEqualTo("Running"));

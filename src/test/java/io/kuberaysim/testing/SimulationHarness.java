@@ -4,10 +4,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
-import io.kuberaysim.controller.ray.cluster.RayClusterReconciler;
-import io.kuberaysim.controller.ray.cluster.SimulatedAutoscaler;
-import io.kuberaysim.controller.ray.job.RayJobController;
-import io.kuberaysim.controller.ray.service.RayServiceReconciler;
+import io.kuberaysim.controller.ray.KubeRayOperator;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import io.kuberaysim.sim.SimulatedCluster;
@@ -33,14 +30,14 @@ import java.time.Duration;
  * }</pre>
  * Controllers may be registered before or after the manager started (it starts in the constructor).
  * {@link #withOperator()} adds the KubeRay operator (RayCluster, RayJob, RayService controllers with the simulated
- * autoscaler, dashboards, submitter and Serve API), registered through the same static methods as the Spring
- * configuration classes.
+ * autoscaler, dashboards, submitter and Serve API), installed by {@link SimulatedCluster#withOperator} as the
+ * application installs them.
  */
 public final class SimulationHarness implements AutoCloseable {
     private final TestCluster cluster = new TestCluster();
     private final ControllerManager manager = new ControllerManager(cluster.registry, cluster.clock, 1);
     /** {@code kuberay-sim.seed}'s default: the names an operator harness generates match the application's. */
-    public static final long SEED = 42L;
+    public static final long SEED = KubeRayOperator.Options.DEFAULTS.seed();
 
     private final SimulatedCluster simulated;
     private final RayDashboard dashboard;
@@ -60,19 +57,16 @@ public final class SimulationHarness implements AutoCloseable {
     }
 
     private SimulationHarness(SimulationSettings settings, boolean operator) {
-        simulated = settings == null ? null : new SimulatedCluster(manager, settings);
-        if (simulated != null) {
-            simulated.start();
-        }
         if (operator) {
-            // the same registrations, in the same order, as config/Ray*ControllerConfiguration (before start)
-            RayClusterReconciler.register(manager, RayClusterReconciler.DEFAULT_STEADY_REQUEUE);
-            SimulatedAutoscaler.register(manager);
-            dashboard = RayJobController.dashboard(manager);
-            RayJobController.register(manager, dashboard, SEED);
-            serve = new ServeApplications(manager.clock());
-            RayServiceReconciler.register(manager, serve, SEED);
+            // the application's composition (config/ControllerConfiguration), before start
+            simulated = SimulatedCluster.withOperator(manager, settings, KubeRayOperator.Options.DEFAULTS);
+            dashboard = simulated.rayDashboard().jobs();
+            serve = simulated.rayDashboard().serve();
         } else {
+            simulated = settings == null ? null : new SimulatedCluster(manager, settings);
+            if (simulated != null) {
+                simulated.start();
+            }
             dashboard = null;
             serve = null;
         }

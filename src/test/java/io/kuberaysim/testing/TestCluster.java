@@ -25,9 +25,9 @@ public final class TestCluster implements AutoCloseable {
 
     public TestCluster() {
         registry = TestWiring.registry(new InMemoryObjectStore(10_000), clock);
-        gc = new GarbageCollector(registry, clock::execute);
+        gc = new GarbageCollector(registry, clock);
         gc.start();
-        namespaces = new NamespaceLifecycle(registry, clock::execute, io.kuberaysim.api.ResourceTypes.ALL_TYPES);
+        namespaces = new NamespaceLifecycle(registry, clock, io.kuberaysim.api.ResourceTypes.ALL_TYPES);
         namespaces.start();
         expiry = new ObjectExpiry(registry, clock);
         expiry.start();

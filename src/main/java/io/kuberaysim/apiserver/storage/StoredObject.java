@@ -5,8 +5,10 @@ import io.kuberaysim.api.ResourceType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -50,7 +52,10 @@ public final class StoredObject {
     }
 
     private static Map<String, String> readLabels(JsonNode meta) {
-        JsonNode l = Json.at(meta, "labels");
+        return readStringMap(Json.at(meta, "labels"));
+    }
+
+    private static Map<String, String> readStringMap(JsonNode l) {
         if (l == null || !l.isObject() || l.isEmpty()) {
             return Map.of();
         }
@@ -96,6 +101,59 @@ public final class StoredObject {
         return object.get("metadata");
     }
 
+    /** {@code apiVersion}. */
+    public String apiVersion() {
+        return Json.text(object, "apiVersion");
+    }
+
+    /** {@code kind}. */
+    public String kind() {
+        return Json.text(object, "kind");
+    }
+
+    /** {@code metadata.annotations} (read-only, empty when none); values that are not strings read as text. */
+    public Map<String, String> annotations() {
+        return view(ANNOTATIONS, o -> readStringMap(Json.at(o.metadata(), "annotations")));
+    }
+
+    /** {@code metadata.generation}, 0 when unset. */
+    public long generation() {
+        JsonNode g = Json.at(object, "metadata", "generation");
+        return g == null ? 0 : g.asLong();
+    }
+
+    /** {@code metadata.finalizers} in order (read-only, empty when none). */
+    public List<String> finalizers() {
+        JsonNode f = Json.at(object, "metadata", "finalizers");
+        if (f == null || !f.isArray() || f.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(f.size());
+        f.forEach(n -> out.add(n.asString()));
+        return Collections.unmodifiableList(out);
+    }
+
+    /** Whether {@code metadata.finalizers} holds {@code finalizer}. */
+    public boolean hasFinalizer(String finalizer) {
+        return finalizers().contains(finalizer);
+    }
+
+    /** {@code metadata.ownerReferences} (read-only, empty when none). */
+    public List<JsonNode> ownerReferences() {
+        JsonNode refs = Json.at(object, "metadata", "ownerReferences");
+        if (refs == null || !refs.isArray() || refs.isEmpty()) {
+            return List.of();
+        }
+        List<JsonNode> out = new ArrayList<>(refs.size());
+        refs.forEach(out::add);
+        return Collections.unmodifiableList(out);
+    }
+
+    /** {@code metadata.deletionTimestamp}, or null when the object is not being deleted. */
+    public String deletionTimestamp() {
+        return Json.text(object, "metadata", "deletionTimestamp");
+    }
+
     public boolean isDeleting() {
         return Json.at(object, "metadata", "deletionTimestamp") != null;
     }
@@ -139,6 +197,7 @@ public final class StoredObject {
     }
 
     private static final Object NULL_VIEW = new Object();
+    private static final Object ANNOTATIONS = new Object();
 
     @Override
     public String toString() {

@@ -100,4 +100,17 @@ public final class RayLabels {
     public static String workerPodName(String cluster, String group, int index) {
         return cluster + "-worker-" + group + "-" + index;
     }
+
+    /** The index {@code i} of a worker Pod named {@link #workerPodName}, or null when the name is not of that form. */
+    public static Integer workerIndex(String cluster, String group, String podName) {
+        String prefix = cluster + "-worker-" + group + "-";
+        if (!podName.startsWith(prefix)) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(podName.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
 }

@@ -1,5 +1,9 @@
 package io.kuberaysim.sim.ray;
 
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
+import io.kuberaysim.controller.ray.dashboard.JobDetails;
+import io.kuberaysim.controller.ray.dashboard.JobState;
 import io.kuberaysim.controller.runtime.clock.Cancellable;
 import io.kuberaysim.controller.runtime.clock.Clock;
 
@@ -59,84 +63,11 @@ public final class RayDashboard {
     /** Ray's message for a stopped job. */
     public static final String MSG_STOPPED = "Job was intentionally stopped.";
 
-    /** Ray job states ({@code JobStatus} in Ray). */
-    public enum JobState {
-        /** Waiting to start. */
-        PENDING,
-        /** Running. */
-        RUNNING,
-        /** Finished successfully. */
-        SUCCEEDED,
-        /** The entrypoint failed. */
-        FAILED,
-        /** Stopped on request. */
-        STOPPED;
-
-        /** Whether the state never changes again. */
-        public boolean terminal() {
-            return this == SUCCEEDED || this == FAILED || this == STOPPED;
-        }
-    }
-
-    /** Which cluster's dashboard: the RayCluster's namespace and name. */
-    public record ClusterKey(String namespace, String name) {
-        /** Both parts are required. */
-        public ClusterKey {
-            Objects.requireNonNull(namespace, "namespace");
-            Objects.requireNonNull(name, "name");
-        }
-
-        @Override
-        public String toString() {
-            return namespace + "/" + name;
-        }
-    }
-
-    /**
-     * What {@code GET /api/jobs/<id>} returns.
-     *
-     * @param submissionId the job id
-     * @param status       current state
-     * @param message      Ray's message for the state
-     * @param entrypoint   the command
-     * @param metadata     submission metadata
-     * @param runtimeEnv   runtime environment as JSON, or null
-     * @param startTime    ms since the epoch when the job started running, 0 before
-     * @param endTime      ms since the epoch when the job ended, 0 before
-     */
-    public record JobDetails(String submissionId, JobState status, String message, String entrypoint,
-                             Map<String, String> metadata, String runtimeEnv, long startTime, long endTime) {
-    }
-
     /** Notified of every job state change (submission included). */
     @FunctionalInterface
     public interface JobListener {
         /** {@code job} in {@code cluster} is now in the given state. */
         void jobChanged(ClusterKey cluster, JobDetails job);
-    }
-
-    /** An error answer of the dashboard. */
-    public static final class DashboardException extends RuntimeException {
-        /** What went wrong. */
-        public enum Kind {
-            /** No job with that id (the dashboard answers 404 / BadRequest). */
-            NOT_FOUND,
-            /** A job with that submission id exists already. */
-            ALREADY_EXISTS,
-            /** The cluster's head is not reachable. */
-            UNREACHABLE
-        }
-
-        private final Kind kind;
-
-        public DashboardException(Kind kind, String message) {
-            super(message);
-            this.kind = kind;
-        }
-
-        public Kind kind() {
-            return kind;
-        }
     }
 
     private final Clock clock;
@@ -292,36 +223,6 @@ public final class RayDashboard {
             }
         }
         return out;
-    }
-
-    /**
-     * The cluster a dashboard address points at: {@code [http://]<cluster>-head-svc.<ns>.svc.cluster.local:<port>}.
-     *
-     * @return the cluster, or empty when the address is not of that form
-     */
-    public static Optional<ClusterKey> parseAddress(String address) {
-        if (address == null || address.isBlank()) {
-            return Optional.empty();
-        }
-        String a = address.trim();
-        int scheme = a.indexOf("://");
-        if (scheme >= 0) {
-            a = a.substring(scheme + 3);
-        }
-        int slash = a.indexOf('/');
-        if (slash >= 0) {
-            a = a.substring(0, slash);
-        }
-        int colon = a.indexOf(':');
-        if (colon >= 0) {
-            a = a.substring(0, colon);
-        }
-        String[] parts = a.split("\\.");
-        if (parts.length < 3 || !"svc".equals(parts[2]) || !parts[0].endsWith("-head-svc")) {
-            return Optional.empty();
-        }
-        String cluster = parts[0].substring(0, parts[0].length() - "-head-svc".length());
-        return cluster.isEmpty() ? Optional.empty() : Optional.of(new ClusterKey(parts[1], cluster));
     }
 
     private void requireReachable(ClusterKey cluster) {

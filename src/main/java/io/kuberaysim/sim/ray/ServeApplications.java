@@ -1,6 +1,10 @@
 package io.kuberaysim.sim.ray;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
+import io.kuberaysim.controller.ray.dashboard.ServeApplication;
+import io.kuberaysim.controller.ray.dashboard.ServeApplication.Deployment;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -15,6 +19,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+
+import static io.kuberaysim.controller.ray.dashboard.ServeApplication.DEPLOYING;
+import static io.kuberaysim.controller.ray.dashboard.ServeApplication.DEPLOY_FAILED;
+import static io.kuberaysim.controller.ray.dashboard.ServeApplication.HEALTHY;
+import static io.kuberaysim.controller.ray.dashboard.ServeApplication.NOT_STARTED;
+import static io.kuberaysim.controller.ray.dashboard.ServeApplication.RUNNING;
+import static io.kuberaysim.controller.ray.dashboard.ServeApplication.UNHEALTHY;
+import static io.kuberaysim.controller.ray.dashboard.ServeApplication.UPDATING;
 
 /**
  * The simulated Ray dashboard's Serve API ({@code PUT /api/serve/applications/} and the application status it
@@ -44,61 +56,6 @@ public final class ServeApplications {
     /** Default seconds from PUT to the final status. */
     public static final long DEFAULT_DEPLOY_SECONDS = 2;
 
-    /** Application status. */
-    public static final String NOT_STARTED = "NOT_STARTED";
-    /** Application status. */
-    public static final String DEPLOYING = "DEPLOYING";
-    /** Application status. */
-    public static final String RUNNING = "RUNNING";
-    /** Application status. */
-    public static final String DEPLOY_FAILED = "DEPLOY_FAILED";
-    /** Application and deployment status. */
-    public static final String UNHEALTHY = "UNHEALTHY";
-    /** Deployment status. */
-    public static final String UPDATING = "UPDATING";
-    /** Deployment status. */
-    public static final String HEALTHY = "HEALTHY";
-
-    /** Which cluster's dashboard: the RayCluster's namespace and name. */
-    public record ClusterKey(String namespace, String name) {
-        /** Both parts are required. */
-        public ClusterKey {
-            Objects.requireNonNull(namespace, "namespace");
-            Objects.requireNonNull(name, "name");
-        }
-
-        @Override
-        public String toString() {
-            return namespace + "/" + name;
-        }
-    }
-
-    /**
-     * A deployment as the dashboard reports it.
-     *
-     * @param status  UPDATING, HEALTHY or UNHEALTHY
-     * @param message detail, empty when healthy
-     */
-    public record Deployment(String status, String message) {
-    }
-
-    /**
-     * An application as the dashboard reports it.
-     *
-     * @param status      NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED or UNHEALTHY
-     * @param message     detail, empty when running
-     * @param deployments deployments by name, in config order
-     */
-    public record Application(String status, String message, Map<String, Deployment> deployments) {
-    }
-
-    /** A config the dashboard refused (Ray answers 400 for a config it cannot parse). */
-    public static final class InvalidServeConfigException extends RuntimeException {
-        public InvalidServeConfigException(String message) {
-            super(message);
-        }
-    }
-
     /** One application's deployment in progress: what was asked and when. */
     private record SimApp(JsonNode config, Instant deployStart, boolean restarted, Duration deployTime,
                           String finalStatus, List<String> deploymentNames) {
@@ -119,7 +76,7 @@ public final class ServeApplications {
      * whose head Pod has uid {@code headUid}.
      *
      * @param simAnnotations the RayService's annotations; the {@code sim.kuberay.io/serve-*} keys are read
-     * @throws InvalidServeConfigException when the config is not valid YAML or has a malformed application list
+     * @throws DashboardException INVALID_CONFIG when the config is not valid YAML or has a malformed application list
      */
     public void put(ClusterKey cluster, String headUid, String serveConfigV2, Map<String, String> simAnnotations) {
         Map<String, JsonNode> wanted = parse(serveConfigV2);
@@ -154,7 +111,7 @@ public final class ServeApplications {
     }
 
     /** The applications of the cluster's current head, by name in config order; empty when none. */
-    public Map<String, Application> applications(ClusterKey cluster, String headUid) {
+    public Map<String, ServeApplication> applications(ClusterKey cluster, String headUid) {
         Map<String, SimApp> apps;
         synchronized (tables) {
             Table t = tables.get(cluster);
@@ -164,7 +121,7 @@ public final class ServeApplications {
             apps = t.apps();
         }
         Instant now = clock.now();
-        Map<String, Application> out = new LinkedHashMap<>();
+        Map<String, ServeApplication> out = new LinkedHashMap<>();
         apps.forEach((name, app) -> out.put(name, status(name, app, now)));
         return Collections.unmodifiableMap(out);
     }
@@ -176,7 +133,7 @@ public final class ServeApplications {
         }
     }
 
-    private static Application status(String name, SimApp app, Instant now) {
+    private static ServeApplication status(String name, SimApp app, Instant now) {
         Duration elapsed = Duration.between(app.deployStart(), now);
         String appStatus;
         String depStatus;
@@ -215,7 +172,7 @@ public final class ServeApplications {
         for (String d : app.deploymentNames()) {
             deps.put(d, new Deployment(depStatus, depMessage));
         }
-        return new Application(appStatus, appMessage, Collections.unmodifiableMap(deps));
+        return new ServeApplication(appStatus, appMessage, Collections.unmodifiableMap(deps));
     }
 
     /** Applications by name: Ray's default name is "default". */
@@ -228,29 +185,29 @@ public final class ServeApplications {
         try {
             root = Json.YAML.readTree(serveConfigV2);
         } catch (JacksonException e) {
-            throw new InvalidServeConfigException("serveConfigV2 is not valid YAML: " + e.getOriginalMessage());
+            throw invalid("serveConfigV2 is not valid YAML: " + e.getOriginalMessage());
         }
         if (root == null || root.isNull() || root.isMissingNode()) {
             return apps;
         }
         if (!root.isObject()) {
-            throw new InvalidServeConfigException("serveConfigV2 must be a YAML mapping");
+            throw invalid("serveConfigV2 must be a YAML mapping");
         }
         JsonNode list = root.get("applications");
         if (list == null || list.isNull()) {
             return apps;
         }
         if (!list.isArray()) {
-            throw new InvalidServeConfigException("serveConfigV2: applications must be a list");
+            throw invalid("serveConfigV2: applications must be a list");
         }
         for (JsonNode app : list) {
             if (!app.isObject()) {
-                throw new InvalidServeConfigException("serveConfigV2: each application must be a mapping");
+                throw invalid("serveConfigV2: each application must be a mapping");
             }
             String name = Json.text(app, "name");
             name = name == null || name.isEmpty() ? "default" : name;
             if (apps.containsKey(name)) {
-                throw new InvalidServeConfigException("serveConfigV2: application names must be unique: " + name);
+                throw invalid("serveConfigV2: application names must be unique: " + name);
             }
             apps.put(name, app);
         }
@@ -313,5 +270,9 @@ public final class ServeApplications {
             // an unreadable override simulates nothing
         }
         return out;
+    }
+
+    private static DashboardException invalid(String message) {
+        return new DashboardException(DashboardException.Kind.INVALID_CONFIG, message);
     }
 }

@@ -7,17 +7,18 @@ import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
+import io.kuberaysim.controller.ray.dashboard.JobDetails;
+import io.kuberaysim.controller.ray.dashboard.JobSubmission;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
-import io.kuberaysim.sim.SimulationSettings;
-import io.kuberaysim.sim.ray.RayDashboard.ClusterKey;
-import io.kuberaysim.sim.ray.RayDashboard.DashboardException;
-import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
 import io.kuberaysim.logging.LogValues;
+import io.kuberaysim.sim.SimulationSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -25,14 +26,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What the container of a RayJob submitter Pod does: {@code ray job submit --no-wait} (unless the job exists) and
- * {@code ray job logs --follow}. Once the Pod is Running it submits the job to its cluster's {@link RayDashboard}
+ * {@code ray job logs --follow}. Once the Pod is Running it submits the job to its cluster's simulated dashboard
  * (address and id from {@code RAY_DASHBOARD_ADDRESS} / {@code RAY_JOB_SUBMISSION_ID}, falling back to the RayJob's
  * status), and when the Ray job reaches a terminal state the container exits with code 0.
  *
@@ -54,9 +54,9 @@ public final class SubmitterSimulation implements Reconciler {
 
     private final KubeClient client;
     private final Clock clock;
-    private final RayDashboard dashboard;
+    private final SimulatedRayDashboard dashboard;
 
-    public SubmitterSimulation(KubeClient client, Clock clock, RayDashboard dashboard) {
+    public SubmitterSimulation(KubeClient client, Clock clock, SimulatedRayDashboard dashboard) {
         this.client = client;
         this.clock = clock;
         this.dashboard = dashboard;
@@ -66,14 +66,14 @@ public final class SubmitterSimulation implements Reconciler {
      * Registers the simulation as a controller on RayJob submitter Pods and wakes those Pods when one of their
      * cluster's jobs ends.
      */
-    public static Controller register(ControllerManager manager, RayDashboard dashboard) {
+    public static Controller register(ControllerManager manager, SimulatedRayDashboard dashboard) {
         SubmitterSimulation sim = new SubmitterSimulation(manager.client(), manager.clock(), dashboard);
         Controller controller = manager.controller("ray-job-submitter-sim")
                 .watches(ResourceTypes.PODS, pod -> RayJob.KIND.equals(pod.labels().get(RayLabels.ORIGINATED_FROM_CRD))
                         ? List.of(new Request(pod.namespace(), pod.name())) : List.of())
                 .complete(sim);
         var pods = manager.informer(ResourceTypes.PODS);
-        dashboard.addListener((cluster, job) -> {
+        dashboard.jobs().addListener((cluster, job) -> {
             if (job.status().terminal()) {
                 for (StoredObject pod : pods.list(cluster.namespace(), Map.of(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND))) {
                     controller.enqueue(new Request(pod.namespace(), pod.name()));
@@ -81,7 +81,7 @@ public final class SubmitterSimulation implements Reconciler {
             }
         });
         // a lost head took its jobs along: a submitter still following one waits for the new head and submits again
-        dashboard.onClusterForgotten(cluster -> {
+        dashboard.jobs().onClusterForgotten(cluster -> {
             for (StoredObject pod : pods.list(cluster.namespace(), Map.of(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND))) {
                 controller.enqueue(new Request(pod.namespace(), pod.name()));
             }
@@ -109,7 +109,7 @@ public final class SubmitterSimulation implements Reconciler {
         if (jobId == null && rayJob != null) {
             jobId = Json.text(rayJob.object(), "status", "jobId");
         }
-        Optional<ClusterKey> key = RayDashboard.parseAddress(address);
+        Optional<ClusterKey> key = ClusterKey.fromDashboardAddress(address);
         if (key.isEmpty() && rayJob != null && Json.text(rayJob.object(), "status", "rayClusterName") != null) {
             key = Optional.of(new ClusterKey(pod.namespace(), Json.text(rayJob.object(), "status", "rayClusterName")));
         }
@@ -119,17 +119,15 @@ public final class SubmitterSimulation implements Reconciler {
             exit(pod, 1);
             return Result.done();
         }
-        if (!dashboard.isReachable(key.get())) {
+        if (!dashboard.jobs().isReachable(key.get())) {
             return Result.requeueAfter(WAIT_POLL);
         }
         try {
-            Optional<JobDetails> job = dashboard.status(key.get(), jobId);
+            Optional<JobDetails> job = dashboard.getJobInfo(key.get(), jobId);
             if (job.isEmpty()) {
-                RayJob rj = rayJob == null ? null : KubeClient.read(rayJob.object(), RayJob.class);
-                Map<String, String> metadata = rj == null ? new LinkedHashMap<>() : metadata(rj);
-                String entrypoint = rj == null || rj.spec() == null ? null : rj.spec().entrypoint();
-                String runtimeEnv = rj == null || rj.spec() == null ? null : runtimeEnvJson(rj.spec().runtimeEnvYAML());
-                job = Optional.of(dashboard.submit(key.get(), jobId, entrypoint, metadata, runtimeEnv));
+                JobSubmission submission = rayJob == null ? new JobSubmission(jobId, null, Map.of(), null, Map.of())
+                        : JobSubmission.of(KubeClient.read(rayJob.object(), RayJob.class), jobId);
+                job = Optional.of(dashboard.submitJob(key.get(), submission));
             }
             if (job.get().status().terminal() && !pod.metadata().path("annotations").has(SimulationSettings.RUN_SECONDS)) {
                 exit(pod, 0);
@@ -139,32 +137,6 @@ public final class SubmitterSimulation implements Reconciler {
             return Result.requeueAfter(WAIT_POLL);
         }
         return Result.done();
-    }
-
-    private static Map<String, String> metadata(RayJob rj) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (rj.spec() != null && rj.spec().metadata() != null) {
-            out.putAll(rj.spec().metadata());
-        }
-        Map<String, String> annotations = new LinkedHashMap<>();
-        JsonNode a = Json.at(rj.metadata(), "annotations");
-        if (a != null && a.isObject()) {
-            a.properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
-        }
-        out.putAll(RayDashboard.simulationMetadata(annotations));
-        return out;
-    }
-
-    private static String runtimeEnvJson(String yaml) {
-        if (yaml == null || yaml.isBlank()) {
-            return null;
-        }
-        try {
-            JsonNode n = Json.YAML.readTree(yaml);
-            return n == null || n.isNull() || n.isMissingNode() ? null : Json.MAPPER.writeValueAsString(n);
-        } catch (RuntimeException e) {
-            return null;
-        }
     }
 
     private static boolean containerTerminated(StoredObject pod) {

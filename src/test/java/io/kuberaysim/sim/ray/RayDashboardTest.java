@@ -1,10 +1,10 @@
 package io.kuberaysim.sim.ray;
 
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
+import io.kuberaysim.controller.ray.dashboard.JobDetails;
+import io.kuberaysim.controller.ray.dashboard.JobState;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
-import io.kuberaysim.sim.ray.RayDashboard.ClusterKey;
-import io.kuberaysim.sim.ray.RayDashboard.DashboardException;
-import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
-import io.kuberaysim.sim.ray.RayDashboard.JobState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -133,12 +133,12 @@ class RayDashboardTest {
 
     @Test
     void parsesDashboardAddresses() {
-        assertThat(RayDashboard.parseAddress("rj-abcde-head-svc.team.svc.cluster.local:8265"))
+        assertThat(ClusterKey.fromDashboardAddress("rj-abcde-head-svc.team.svc.cluster.local:8265"))
                 .contains(new ClusterKey("team", "rj-abcde"));
-        assertThat(RayDashboard.parseAddress("http://c-head-svc.default.svc.cluster.local:8265/"))
+        assertThat(ClusterKey.fromDashboardAddress("http://c-head-svc.default.svc.cluster.local:8265/"))
                 .contains(new ClusterKey("default", "c"));
-        assertThat(RayDashboard.parseAddress("127.0.0.1:8265")).isEmpty();
-        assertThat(RayDashboard.parseAddress(null)).isEmpty();
+        assertThat(ClusterKey.fromDashboardAddress("127.0.0.1:8265")).isEmpty();
+        assertThat(ClusterKey.fromDashboardAddress(null)).isEmpty();
     }
 
     @Test

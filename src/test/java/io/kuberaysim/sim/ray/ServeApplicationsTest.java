@@ -1,5 +1,7 @@
 package io.kuberaysim.sim.ray;
 
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ServeApplicationsTest {
-    static final ServeApplications.ClusterKey KEY = new ServeApplications.ClusterKey("default", "svc-abcde");
+    static final ClusterKey KEY = new ClusterKey("default", "svc-abcde");
     static final String CONFIG = """
             applications:
             - name: app1
@@ -89,9 +91,9 @@ class ServeApplicationsTest {
     @Test
     void invalidConfigIsRefused() {
         assertThatThrownBy(() -> serve.put(KEY, "uid-1", "applications: [unclosed", Map.of()))
-                .isInstanceOf(ServeApplications.InvalidServeConfigException.class);
+                .isInstanceOf(DashboardException.class);
         assertThatThrownBy(() -> serve.put(KEY, "uid-1", "applications: 3", Map.of()))
-                .isInstanceOf(ServeApplications.InvalidServeConfigException.class);
+                .isInstanceOf(DashboardException.class);
         serve.put(KEY, "uid-1", "", Map.of());
         assertThat(serve.applications(KEY, "uid-1")).isEmpty();
     }

@@ -77,7 +77,7 @@ public final class RayClusterReconciler implements Reconciler {
         this.events = manager.eventRecorder(COMPONENT);
         this.clock = manager.clock();
         this.steadyRequeue = steadyRequeue;
-        this.expectations = new ScaleExpectations(clock::now, (ns, name) -> pods.get(ns, name) != null);
+        this.expectations = new ScaleExpectations(clock, (ns, name) -> pods.get(ns, name) != null);
     }
 
     /**
@@ -115,13 +115,13 @@ public final class RayClusterReconciler implements Reconciler {
         }
         Optional<String> specErr = spec == null || spec.headGroupSpec() == null
                 ? Optional.of("headGroupSpec should have at least one container")
-                : RayClusterValidation.validateSpec(spec, KubeReads.annotations(cluster));
+                : RayClusterValidation.validateSpec(spec, cluster.annotations());
         if (specErr.isPresent()) {
             events.event(cluster, "Warning", "InvalidRayClusterSpec", "Validate",
                     "The RayCluster spec is invalid " + key + ": " + specErr.get());
             return Result.done();
         }
-        RayClusterStatus oldStatus = KubeReads.status(cluster);
+        RayClusterStatus oldStatus = RayClusterViews.status(cluster);
         if (oldStatus != null && isTrue(oldStatus, RayClusterConditions.RAY_CLUSTER_SUSPENDING)
                 && isTrue(oldStatus, RayClusterConditions.RAY_CLUSTER_SUSPENDED)) {
             events.event(cluster, "Warning", "InvalidRayClusterStatus", "Validate",
@@ -167,7 +167,7 @@ public final class RayClusterReconciler implements Reconciler {
         if (memo != null && memo.tree() == tree) {
             return memo.spec();
         }
-        RayClusterSpec spec = KubeReads.spec(cluster);
+        RayClusterSpec spec = RayClusterViews.spec(cluster);
         specs.put(key, new SpecMemo(tree, spec));
         return spec;
     }
@@ -214,7 +214,7 @@ public final class RayClusterReconciler implements Reconciler {
     }
 
     private void reconcileServeService(StoredObject cluster, RayClusterSpec spec) {
-        if (!"true".equals(KubeReads.annotations(cluster).get(RayLabels.ENABLE_SERVE_SERVICE))) {
+        if (!"true".equals(cluster.annotations().get(RayLabels.ENABLE_SERVE_SERVICE))) {
             return;
         }
         if (services.get(cluster.namespace(), RayLabels.serveServiceName(cluster.name())) != null) {
@@ -290,7 +290,7 @@ public final class RayClusterReconciler implements Reconciler {
                 }
             } else if (heads.isEmpty()) {
                 boolean provisioned = status != null && isTrue(status, RayClusterConditions.RAY_CLUSTER_PROVISIONED);
-                if (provisioned && "true".equals(KubeReads.annotations(cluster)
+                if (provisioned && "true".equals(cluster.annotations()
                         .get(RayLabels.DISABLE_PROVISIONED_HEAD_RESTART))) {
                     log.info("Head Pod of {} is gone and will not be recreated", key);
                 } else {
@@ -374,14 +374,14 @@ public final class RayClusterReconciler implements Reconciler {
         if (diff > 0) {
             Set<Integer> taken = new HashSet<>();
             for (StoredObject p : groupPods) {
-                Integer i = workerIndex(name, g, p.name());
+                Integer i = RayLabels.workerIndex(name, g, p.name());
                 if (i != null) {
                     taken.add(i);
                 }
             }
             // never recreate a name the autoscaler asked to remove: with deterministic names that would loop
             for (String n : toDelete) {
-                Integer i = workerIndex(name, g, n);
+                Integer i = RayLabels.workerIndex(name, g, n);
                 if (i != null) {
                     taken.add(i);
                 }
@@ -400,7 +400,7 @@ public final class RayClusterReconciler implements Reconciler {
             List<StoredObject> candidates = groupPods.stream()
                     .filter(p -> !p.isDeleting() && !deleted.contains(p.name()))
                     .sorted(Comparator.comparing((StoredObject p) -> {
-                        Integer i = workerIndex(name, g, p.name());
+                        Integer i = RayLabels.workerIndex(name, g, p.name());
                         return i == null ? Integer.MAX_VALUE : i;
                     }).reversed())
                     .toList();
@@ -410,19 +410,6 @@ public final class RayClusterReconciler implements Reconciler {
                 deletePod(cluster, p, g, "DeletedWorkerPod", "FailedToDeleteWorkerPod",
                         "Deleted Pod " + ns + "/" + p.name(), RayClusterConditions.FAILED_DELETE_WORKER_POD);
             }
-        }
-    }
-
-    /** The index of a worker Pod name {@code <cluster>-worker-<group>-<i>}, or null. */
-    static Integer workerIndex(String cluster, String group, String podName) {
-        String prefix = cluster + "-worker-" + group + "-";
-        if (!podName.startsWith(prefix)) {
-            return null;
-        }
-        try {
-            return Integer.parseInt(podName.substring(prefix.length()));
-        } catch (NumberFormatException e) {
-            return null;
         }
     }
 

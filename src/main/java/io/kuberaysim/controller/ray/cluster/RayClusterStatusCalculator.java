@@ -116,7 +116,7 @@ public final class RayClusterStatusCalculator {
      */
     public static RayClusterStatus calculate(StoredObject cluster, RayClusterSpec spec, List<StoredObject> pods,
             StoredObject headService, ReconcileFailure failure, Instant now) {
-        RayClusterStatus old = KubeReads.status(cluster);
+        RayClusterStatus old = RayClusterViews.status(cluster);
         String state = old == null ? null : old.state();
         String reason = old == null ? null : old.reason();
         Map<String, Instant> transitions = old == null || old.stateTransitionTimes() == null

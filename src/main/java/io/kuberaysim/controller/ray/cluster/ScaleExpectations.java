@@ -2,12 +2,12 @@ package io.kuberaysim.controller.ray.cluster;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
-import java.util.function.Supplier;
 
 /**
  * KubeRay's scale expectations ({@code controllers/ray/expectations/scale_expectations.go}): every Pod the
@@ -29,14 +29,14 @@ public final class ScaleExpectations {
     }
 
     private final Map<String, Map<String, Expectation>> byGroup = new ConcurrentHashMap<>();
-    private final Supplier<Instant> now;
+    private final InstantSource now;
     private final BiPredicate<String, String> podInCache;
 
     /**
      * @param now        the controller clock
      * @param podInCache whether the informer cache holds Pod (namespace, name)
      */
-    public ScaleExpectations(Supplier<Instant> now, BiPredicate<String, String> podInCache) {
+    public ScaleExpectations(InstantSource now, BiPredicate<String, String> podInCache) {
         this.now = now;
         this.podInCache = podInCache;
     }
@@ -47,12 +47,12 @@ public final class ScaleExpectations {
 
     public void expectCreate(String namespace, String cluster, String group, String pod) {
         byGroup.computeIfAbsent(key(namespace, cluster, group), k -> new LinkedHashMap<>())
-                .put(pod, new Expectation(Action.CREATE, now.get()));
+                .put(pod, new Expectation(Action.CREATE, now.instant()));
     }
 
     public void expectDelete(String namespace, String cluster, String group, String pod) {
         byGroup.computeIfAbsent(key(namespace, cluster, group), k -> new LinkedHashMap<>())
-                .put(pod, new Expectation(Action.DELETE, now.get()));
+                .put(pod, new Expectation(Action.DELETE, now.instant()));
     }
 
     /** Whether every expectation of the group is met; met ones are forgotten. */
@@ -61,7 +61,7 @@ public final class ScaleExpectations {
         if (m == null) {
             return true;
         }
-        Instant t = now.get();
+        Instant t = now.instant();
         for (Iterator<Map.Entry<String, Expectation>> it = m.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Expectation> e = it.next();
             boolean present = podInCache.test(namespace, e.getKey());

@@ -1,6 +1,5 @@
 package io.kuberaysim.controller.ray.job;
 
-import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.RandomString;
 import io.kuberaysim.api.ResourceTypes;
@@ -21,15 +20,19 @@ import io.kuberaysim.api.ray.RayJobStatus;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
+import io.kuberaysim.controller.ray.dashboard.JobDetails;
+import io.kuberaysim.controller.ray.dashboard.JobSubmission;
+import io.kuberaysim.controller.ray.dashboard.RayDashboardClient;
+import io.kuberaysim.controller.runtime.Controller;
+import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
-import io.kuberaysim.sim.ray.RayDashboard;
-import io.kuberaysim.sim.ray.RayDashboard.ClusterKey;
-import io.kuberaysim.sim.ray.RayDashboard.DashboardException;
-import io.kuberaysim.sim.ray.RayDashboard.JobDetails;
 import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +54,7 @@ import java.util.Random;
  * KubeRay's RayJob controller ({@code rayjob_controller.go}): the jobDeploymentStatus state machine
  * New → Initializing → (Waiting →) Running → Complete/Failed, with Suspending/Suspended, Retrying and
  * ValidationFailed; it creates the job's RayCluster (or uses one chosen by clusterSelector), the submitter Job
- * (K8sJobMode), {@code <rayjob>-head-svc}, talks to the simulated {@link RayDashboard} and cleans up after the job.
+ * (K8sJobMode), {@code <rayjob>-head-svc}, talks to the cluster's {@link RayDashboardClient} and cleans up after the job.
  *
  * <p>Objects are read straight from the store through the {@link KubeClient}, so a pass never sees a stale cache.
  * Names and job ids come from a {@link Random} seeded with the configured seed, the RayJob's key, the attempt and the
@@ -82,7 +85,7 @@ public final class RayJobReconciler implements Reconciler {
     private final KubeClient client;
     private final Clock clock;
     private final EventRecorder events;
-    private final RayDashboard dashboard;
+    private final RayDashboardClient dashboard;
     private final long seed;
 
     /**
@@ -92,12 +95,23 @@ public final class RayJobReconciler implements Reconciler {
      * @param dashboard the simulated Ray dashboards
      * @param seed      {@code kuberay-sim.seed}, mixed into generated names
      */
-    public RayJobReconciler(KubeClient client, Clock clock, EventRecorder events, RayDashboard dashboard, long seed) {
+    public RayJobReconciler(KubeClient client, Clock clock, EventRecorder events, RayDashboardClient dashboard, long seed) {
         this.client = Objects.requireNonNull(client, "client");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.events = Objects.requireNonNull(events, "events");
         this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
         this.seed = seed;
+    }
+
+    /** Registers the reconciler: For RayJob; Owns RayCluster, batch Job and Service. */
+    public static Controller register(ControllerManager manager, RayDashboardClient dashboard, long seed) {
+        return manager.controller(COMPONENT)
+                .forType(ResourceTypes.RAYJOBS)
+                .owns(ResourceTypes.RAYCLUSTERS)
+                .owns(ResourceTypes.JOBS)
+                .owns(ResourceTypes.SERVICES)
+                .complete(new RayJobReconciler(manager.client(), manager.clock(), manager.eventRecorder(COMPONENT),
+                        dashboard, seed));
     }
 
     /** State of one reconcile pass. */
@@ -325,7 +339,7 @@ public final class RayJobReconciler implements Reconciler {
         }
         ClusterKey key = clusterKey(p);
         try {
-            Optional<JobDetails> info = dashboard.status(key, p.d.jobId);
+            Optional<JobDetails> info = dashboard.getJobInfo(key, p.d.jobId);
             p.d.jobStatusCheckFailureStartTime = null;
             if (info.isEmpty()) {
                 if (mode == JobSubmissionMode.HTTPMode) {
@@ -361,8 +375,7 @@ public final class RayJobReconciler implements Reconciler {
 
     private void submitOverHttp(Pass p, ClusterKey key) {
         try {
-            dashboard.submit(key, p.d.jobId, p.spec.entrypoint(), submissionMetadata(p.job),
-                    SubmitterJobFactory.runtimeEnvJson(p.spec));
+            dashboard.submitJob(key, JobSubmission.of(p.job, p.d.jobId));
         } catch (DashboardException e) {
             if (e.kind() != DashboardException.Kind.ALREADY_EXISTS) {
                 throw e;
@@ -571,10 +584,10 @@ public final class RayJobReconciler implements Reconciler {
         RayJobStatus st = job.status();
         if (st != null && !JobStatus.isTerminal(st.jobStatus()) && !isEmpty(st.jobId())
                 && !isEmpty(st.rayClusterName())) {
-            ClusterKey key = RayDashboard.parseAddress(st.dashboardURL())
+            ClusterKey key = ClusterKey.fromDashboardAddress(st.dashboardURL())
                     .orElse(new ClusterKey(so.namespace(), st.rayClusterName()));
             try {
-                dashboard.stop(key, st.jobId());
+                dashboard.stopJob(key, st.jobId());
             } catch (DashboardException e) {
                 log.debug("RayJob {}/{}: stopping Ray job {} failed (ignored): {}", so.namespace(), so.name(),
                         LogValues.escape(st.jobId()), LogValues.escape(e.getMessage()));
@@ -855,7 +868,7 @@ public final class RayJobReconciler implements Reconciler {
     }
 
     private ClusterKey clusterKey(Pass p) {
-        return RayDashboard.parseAddress(p.d.dashboardURL).orElse(new ClusterKey(p.ns(), p.d.rayClusterName));
+        return ClusterKey.fromDashboardAddress(p.d.dashboardURL).orElse(new ClusterKey(p.ns(), p.d.rayClusterName));
     }
 
     private static JsonNode jobCondition(StoredObject job, String type) {
@@ -879,21 +892,6 @@ public final class RayJobReconciler implements Reconciler {
     private static RayClusterStatus clusterStatus(StoredObject cluster) {
         JsonNode st = cluster.object().get("status");
         return st == null || st.isNull() ? null : KubeClient.read(st, RayClusterStatus.class);
-    }
-
-    /** The submission metadata: spec.metadata plus the RayJob's simulation annotations. */
-    public static Map<String, String> submissionMetadata(RayJob job) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (job.spec() != null && job.spec().metadata() != null) {
-            out.putAll(job.spec().metadata());
-        }
-        Map<String, String> annotations = new LinkedHashMap<>();
-        JsonNode a = Json.at(job.metadata(), "annotations");
-        if (a != null && a.isObject()) {
-            a.properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
-        }
-        out.putAll(RayDashboard.simulationMetadata(annotations));
-        return out;
     }
 
     /** A controller ownerReference to {@code owner} (controller and blockOwnerDeletion true). */

@@ -1,6 +1,7 @@
 package io.kuberaysim.controller.ray.job;
 
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.dashboard.JobSubmission;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobSpec;
@@ -162,12 +163,8 @@ public final class SubmitterJobFactory {
     }
 
     /** runtimeEnvYAML as compact JSON, or null when unset (validation has already rejected bad YAML). */
-    public static String runtimeEnvJson(RayJobSpec spec) {
-        if (spec.runtimeEnvYAML() == null || spec.runtimeEnvYAML().isBlank()) {
-            return null;
-        }
-        JsonNode n = Json.YAML.readTree(spec.runtimeEnvYAML());
-        return n == null || n.isNull() || n.isMissingNode() ? null : Json.MAPPER.writeValueAsString(n);
+    static String runtimeEnvJson(RayJobSpec spec) {
+        return JobSubmission.runtimeEnvJson(spec.runtimeEnvYAML());
     }
 
     private static void originLabels(ObjectNode labels, String rayJobName) {

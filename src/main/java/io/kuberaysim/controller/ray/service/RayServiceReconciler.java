@@ -1,6 +1,5 @@
 package io.kuberaysim.controller.ray.service;
 
-import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.AppStatus;
@@ -15,6 +14,11 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
+import io.kuberaysim.controller.ray.dashboard.RayDashboardClient;
+import io.kuberaysim.controller.ray.dashboard.ServeApplication;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
@@ -24,7 +28,6 @@ import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
-import io.kuberaysim.sim.ray.ServeApplications;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -60,7 +63,7 @@ public final class RayServiceReconciler implements Reconciler {
     private final Clock clock;
     private final EventRecorder events;
     private final SharedInformer pods;
-    private final ServeApplications serve;
+    private final RayDashboardClient dashboard;
     private final long seed;
     /** When each dangling cluster ({@code ns/name}) may be deleted: in memory, as KubeRay's. */
     private final Map<String, Instant> deletionTimes = new ConcurrentHashMap<>();
@@ -76,12 +79,12 @@ public final class RayServiceReconciler implements Reconciler {
     private record ServeResult(boolean ready, Map<String, AppStatus> apps) {
     }
 
-    public RayServiceReconciler(ControllerManager manager, ServeApplications serve, long seed) {
+    public RayServiceReconciler(ControllerManager manager, RayDashboardClient dashboard, long seed) {
         this.client = manager.client();
         this.clock = manager.clock();
         this.events = manager.eventRecorder(ServiceKeys.COMPONENT);
         this.pods = manager.informer(ResourceTypes.PODS);
-        this.serve = Objects.requireNonNull(serve, "serve");
+        this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
         this.seed = seed;
     }
 
@@ -89,12 +92,12 @@ public final class RayServiceReconciler implements Reconciler {
      * Registers the controller: For RayService (generation, labels or annotations changed), Owns RayCluster and
      * Service.
      */
-    public static Controller register(ControllerManager manager, ServeApplications serve, long seed) {
-        return manager.controller("rayservice")
+    public static Controller register(ControllerManager manager, RayDashboardClient dashboard, long seed) {
+        return manager.controller(ServiceKeys.COMPONENT)
                 .forType(ResourceTypes.RAYSERVICES, UpdatePredicate.GENERATION_LABELS_OR_ANNOTATIONS_CHANGED)
                 .owns(ResourceTypes.RAYCLUSTERS)
                 .owns(ResourceTypes.SERVICES)
-                .complete(new RayServiceReconciler(manager, serve, seed));
+                .complete(new RayServiceReconciler(manager, dashboard, seed));
     }
 
     @Override
@@ -131,7 +134,7 @@ public final class RayServiceReconciler implements Reconciler {
     private Result reconcileLive(StoredObject obj, RayService rs) {
         Instant now = clock.now();
         WorkingStatus st = WorkingStatus.from(rs.status());
-        long generation = generation(obj);
+        long generation = obj.generation();
 
         String invalid = validate(obj);
         if (invalid != null) {
@@ -271,7 +274,7 @@ public final class RayServiceReconciler implements Reconciler {
             }
             return null;
         }
-        st.observedGeneration = generation(obj);
+        st.observedGeneration = obj.generation();
         if (st.isTrue(RayServiceConditions.SUSPENDED)) {
             writeStatus(obj, rs, st);
             return Result.done();
@@ -347,7 +350,6 @@ public final class RayServiceReconciler implements Reconciler {
 
     private void deleteCluster(StoredObject obj, StoredObject cluster) {
         deletionTimes.remove(cluster.namespace() + "/" + cluster.name());
-        serve.forget(new ServeApplications.ClusterKey(cluster.namespace(), cluster.name()));
         if (client.delete(ResourceTypes.RAYCLUSTERS, cluster.namespace(), cluster.name())) {
             events.event(obj, EventRecorder.NORMAL, "DeletedRayCluster", "Delete",
                     "Deleted the RayCluster " + cluster.namespace() + "/" + cluster.name());
@@ -484,7 +486,7 @@ public final class RayServiceReconciler implements Reconciler {
         if (cluster == null || cluster.object().isDeleting()) {
             return false;
         }
-        Map<String, String> ann = annotations(cluster.object());
+        Map<String, String> ann = cluster.object().annotations();
         if (active) {
             if (st.isTrue(RayServiceConditions.UPGRADE_IN_PROGRESS)) {
                 return false;
@@ -525,7 +527,7 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     private static boolean hashEqual(StoredObject obj, StoredObject cluster, boolean partial) {
-        Map<String, String> ann = annotations(cluster);
+        Map<String, String> ann = cluster.annotations();
         String clusterHash = ann.get(ServiceKeys.HASH);
         JsonNode config = Json.at(obj.object(), "spec", "rayClusterConfig");
         if (!partial) {
@@ -577,27 +579,26 @@ public final class RayServiceReconciler implements Reconciler {
         if (!headReady(cluster, head)) {
             return new ServeResult(false, null);
         }
-        ServeApplications.ClusterKey key = new ServeApplications.ClusterKey(cluster.object().namespace(),
-                cluster.name());
+        ClusterKey key = new ClusterKey(cluster.object().namespace(), cluster.name());
         String wanted = rs.spec().serveConfigV2() == null ? "" : rs.spec().serveConfigV2();
-        Map<String, ServeApplications.Application> apps = serve.applications(key, head.uid());
-        String applied = serve.appliedConfig(key, head.uid());
+        Map<String, ServeApplication> apps = dashboard.getMultiApplicationStatus(key, head.uid());
+        String applied = dashboard.getAppliedServeConfig(key, head.uid());
         if (apply && (applied == null || apps.isEmpty() || !applied.equals(wanted))) {
             try {
-                serve.put(key, head.uid(), wanted, annotations(obj));
+                dashboard.updateDeployments(key, head.uid(), wanted, obj.annotations());
                 events.event(obj, EventRecorder.NORMAL, "UpdatedServeApplications", "Update",
                         "Updated serve applications to the RayCluster " + key);
-            } catch (ServeApplications.InvalidServeConfigException e) {
+            } catch (DashboardException e) {
                 events.event(obj, EventRecorder.WARNING, "FailedToUpdateServeApplications", "Update",
                         "Failed to update serve applications to the RayCluster " + key + ": " + e.getMessage());
             }
-            apps = serve.applications(key, head.uid());
+            apps = dashboard.getMultiApplicationStatus(key, head.uid());
         }
         Map<String, AppStatus> out = new LinkedHashMap<>();
         boolean ready = !apps.isEmpty();
-        for (Map.Entry<String, ServeApplications.Application> e : apps.entrySet()) {
-            ServeApplications.Application a = e.getValue();
-            if (!ServeApplications.RUNNING.equals(a.status())) {
+        for (Map.Entry<String, ServeApplication> e : apps.entrySet()) {
+            ServeApplication a = e.getValue();
+            if (!a.running()) {
                 ready = false;
             }
             Map<String, ServeDeploymentStatus> deps = new LinkedHashMap<>();
@@ -622,10 +623,9 @@ public final class RayServiceReconciler implements Reconciler {
         }
         String want = "false";
         if (!exclude && runningAndReady(head)) {
-            Map<String, ServeApplications.Application> apps = serve.applications(
-                    new ServeApplications.ClusterKey(head.namespace(), cluster.name()), head.uid());
-            boolean healthy = !apps.isEmpty()
-                    && apps.values().stream().allMatch(a -> ServeApplications.RUNNING.equals(a.status()));
+            Map<String, ServeApplication> apps = dashboard.getMultiApplicationStatus(
+                    new ClusterKey(head.namespace(), cluster.name()), head.uid());
+            boolean healthy = !apps.isEmpty() && apps.values().stream().allMatch(ServeApplication::running);
             want = Boolean.toString(healthy);
         }
         if (want.equals(head.labels().get(RayLabels.SERVE))) {
@@ -777,20 +777,6 @@ public final class RayServiceReconciler implements Reconciler {
             }
         }
         return false;
-    }
-
-    private static long generation(StoredObject obj) {
-        JsonNode g = Json.at(obj.object(), "metadata", "generation");
-        return g == null ? 0 : g.asLong();
-    }
-
-    private static Map<String, String> annotations(StoredObject o) {
-        JsonNode a = Json.at(o.object(), "metadata", "annotations");
-        Map<String, String> m = new LinkedHashMap<>();
-        if (a != null && a.isObject()) {
-            a.properties().forEach(e -> m.put(e.getKey(), e.getValue().asString("")));
-        }
-        return m;
     }
 
     /** Phase Running and condition Ready=True. */

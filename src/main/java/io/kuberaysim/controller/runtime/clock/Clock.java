@@ -1,17 +1,18 @@
 package io.kuberaysim.controller.runtime.clock;
 
-import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 
 /**
- * The single source of time and the single control loop of the simulator.
+ * The simulator's time source together with the {@link ControlLoop} that runs on it: one object, because timers
+ * fire on the loop at the source's instants (on a {@link VirtualClock} time only moves between loop tasks).
  *
- * <p>Every component (queues, controllers, kubelet, garbage collector) takes a {@code Clock} instead
- * of reading the system time, so the same code runs deterministically on a {@link VirtualClock} and
- * in real time on a {@link WallClock}. All tasks handed to a clock run on one control-loop thread,
- * one at a time, which lets components keep their loop-owned state without locks.
+ * <p>Every component (queues, controllers, kubelet, garbage collector) takes a {@code Clock} instead of reading
+ * the system time, so the same code runs deterministically on a {@link VirtualClock} and in real time on a
+ * {@link WallClock}. Code that only reads the time takes an {@link InstantSource}, code that only runs tasks an
+ * {@link java.util.concurrent.Executor} or {@link ControlLoop}.
  */
-public interface Clock {
+public interface Clock extends InstantSource, ControlLoop {
 
     /** Mode name of a {@link VirtualClock}. */
     String MODE_VIRTUAL = "virtual";
@@ -22,21 +23,15 @@ public interface Clock {
     /** The current time: virtual time on a {@link VirtualClock}, UTC system time on a {@link WallClock}. */
     Instant now();
 
+    /** The same as {@link #now()}. */
+    @Override
+    default Instant instant() {
+        return now();
+    }
+
     /** When this clock started. */
     Instant startTime();
 
     /** {@value #MODE_VIRTUAL} or {@value #MODE_WALL}. */
     String mode();
-
-    /** Runs {@code task} on the control loop as soon as possible; tasks run in submission order. */
-    void execute(Runnable task);
-
-    /**
-     * Runs {@code task} on the control loop at {@code now() + delay}. A zero or negative delay means
-     * "due now" and behaves like {@link #execute(Runnable)}.
-     */
-    Cancellable schedule(Duration delay, Runnable task);
-
-    /** True when the calling thread is the control-loop thread. */
-    boolean inLoop();
 }

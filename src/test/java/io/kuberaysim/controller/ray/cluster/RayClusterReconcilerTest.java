@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.sim.ray.SimulatedAutoscaler;
 import io.kuberaysim.testing.SimulationHarness;
 import io.kuberaysim.testing.TestCluster;
 import org.junit.jupiter.api.AfterEach;

@@ -6,6 +6,7 @@ import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobStatus;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
 import io.kuberaysim.sim.ray.RayDashboard;
 import io.kuberaysim.testing.SimulationHarness;
 import io.kuberaysim.testing.TestCluster;
@@ -267,7 +268,7 @@ class RayJobReconcilerTest {
         h.advance(Duration.ofSeconds(3));
         RayJobStatus running = status("http");
         assertThat(running.jobStatus()).isEqualTo("RUNNING");
-        var job = dashboard.jobs(new RayDashboard.ClusterKey("default", running.rayClusterName()));
+        var job = dashboard.jobs(new ClusterKey("default", running.rayClusterName()));
         assertThat(job).singleElement().satisfies(j -> {
             assertThat(j.submissionId()).isEqualTo(running.jobId());
             assertThat(j.metadata()).containsEntry(RayDashboard.DURATION_ANNOTATION, "4");
@@ -287,7 +288,7 @@ class RayJobReconcilerTest {
         RayJobStatus st = status("inter");
         assertThat(st.jobDeploymentStatus()).isEqualTo("Waiting");
         assertThat(st.jobId()).isNull();
-        dashboard.submit(new RayDashboard.ClusterKey("default", st.rayClusterName()), "mine", "python a.py", null,
+        dashboard.submit(new ClusterKey("default", st.rayClusterName()), "mine", "python a.py", null,
                 null);
         StoredObject o = h.client().get(ResourceTypes.RAYJOBS, "default", "inter");
         ObjectNode copy = o.copy();
@@ -440,7 +441,7 @@ class RayJobReconcilerTest {
         h.advance(Duration.ofSeconds(4));
         RayJobStatus st = status("del");
         assertThat(st.jobStatus()).isEqualTo("RUNNING");
-        var key = new RayDashboard.ClusterKey("default", st.rayClusterName());
+        var key = new ClusterKey("default", st.rayClusterName());
         List<String> seen = new ArrayList<>();
         dashboard.addListener((k, j) -> seen.add(j.submissionId() + ":" + j.status()));
         h.client().delete(ResourceTypes.RAYJOBS, "default", "del");

@@ -9,6 +9,8 @@ import io.kuberaysim.api.ray.RayServiceStatuses;
 import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.ServeApplication;
 import io.kuberaysim.controller.runtime.cache.InformerHandler;
 import io.kuberaysim.sim.ray.ServeApplications;
 import io.kuberaysim.testing.SimulationHarness;
@@ -124,8 +126,8 @@ class RayServiceReconcilerTest {
         }
         String cluster = RayServiceServices.selectedCluster(svc);
         StoredObject head = h.client().get(ResourceTypes.PODS, NS, cluster + "-head");
-        var apps = head == null ? java.util.Map.<String, ServeApplications.Application>of()
-                : serve.applications(new ServeApplications.ClusterKey(NS, cluster), head.uid());
+        var apps = head == null ? java.util.Map.<String, ServeApplication>of()
+                : serve.applications(new ClusterKey(NS, cluster), head.uid());
         boolean ready = !apps.isEmpty() && apps.values().stream().allMatch(a -> a.status().equals("RUNNING"));
         StoredObject rc = h.client().get(ResourceTypes.RAYCLUSTERS, NS, cluster);
         if (!ready || rc == null || rc.isDeleting()) {

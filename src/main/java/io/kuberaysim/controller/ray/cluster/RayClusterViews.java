@@ -1,30 +1,29 @@
 package io.kuberaysim.controller.ray.cluster;
 
-import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.api.ray.RayClusterStatus;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import tools.jackson.databind.JsonNode;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 
-/** Typed views of a stored RayCluster. */
-final class KubeReads {
-    private KubeReads() {
+/** Typed views of a stored RayCluster, parsed once per stored version. */
+public final class RayClusterViews {
+    private RayClusterViews() {
     }
 
     /** Keys of the typed views cached on each stored version (a reconcile reads them many times per version). */
     private static final Object SPEC = new Object();
     private static final Object STATUS = new Object();
 
-    static RayClusterSpec spec(StoredObject cluster) {
-        return cluster.view(SPEC, KubeReads::readSpec);
+    /** {@code spec}, or null when absent. */
+    public static RayClusterSpec spec(StoredObject cluster) {
+        return cluster.view(SPEC, RayClusterViews::readSpec);
     }
 
-    static RayClusterStatus status(StoredObject cluster) {
-        return cluster.view(STATUS, KubeReads::readStatus);
+    /** {@code status}, or null when absent or empty. */
+    public static RayClusterStatus status(StoredObject cluster) {
+        return cluster.view(STATUS, RayClusterViews::readStatus);
     }
 
     private static RayClusterSpec readSpec(StoredObject cluster) {
@@ -35,14 +34,5 @@ final class KubeReads {
     private static RayClusterStatus readStatus(StoredObject cluster) {
         JsonNode status = cluster.object().get("status");
         return status == null || status.isEmpty() ? null : KubeClient.read(status, RayClusterStatus.class);
-    }
-
-    static Map<String, String> annotations(StoredObject obj) {
-        Map<String, String> m = new LinkedHashMap<>();
-        JsonNode a = Json.at(obj.object(), "metadata", "annotations");
-        if (a != null && a.isObject()) {
-            a.properties().forEach(e -> m.put(e.getKey(), e.getValue().asString()));
-        }
-        return m;
     }
 }

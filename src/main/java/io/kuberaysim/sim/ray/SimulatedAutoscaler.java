@@ -1,4 +1,4 @@
-package io.kuberaysim.controller.ray.cluster;
+package io.kuberaysim.sim.ray;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
@@ -9,6 +9,7 @@ import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.cluster.RayClusterViews;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
@@ -76,7 +77,7 @@ public final class SimulatedAutoscaler implements Reconciler {
         if (!cluster.object().path("spec").path("enableInTreeAutoscaling").asBoolean(false)) {
             return Result.done(); // not ours: whether the rest of the spec reads is the operator's business
         }
-        RayClusterSpec spec = KubeReads.spec(cluster);
+        RayClusterSpec spec = RayClusterViews.spec(cluster);
         if (spec == null || !Boolean.TRUE.equals(spec.enableInTreeAutoscaling()) || spec.suspended()) {
             return Result.done();
         }
@@ -122,7 +123,7 @@ public final class SimulatedAutoscaler implements Reconciler {
                 List<String> victims = groupPods.stream()
                         .filter(p -> !p.isDeleting())
                         .sorted(Comparator.comparing((StoredObject p) -> {
-                            Integer idx = RayClusterReconciler.workerIndex(cluster.name(), g.groupName(), p.name());
+                            Integer idx = RayLabels.workerIndex(cluster.name(), g.groupName(), p.name());
                             return idx == null ? Integer.MAX_VALUE : idx;
                         }).reversed())
                         .limit(Math.max(0, (long) (groupPods.stream().filter(p -> !p.isDeleting()).count()
@@ -158,7 +159,7 @@ public final class SimulatedAutoscaler implements Reconciler {
     }
 
     private Map<String, Integer> demand(StoredObject cluster) {
-        String text = KubeReads.annotations(cluster).get(RayLabels.AUTOSCALER_DEMAND);
+        String text = cluster.annotations().get(RayLabels.AUTOSCALER_DEMAND);
         if (text == null || text.isBlank()) {
             return Map.of();
         }
