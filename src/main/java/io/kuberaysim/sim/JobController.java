@@ -6,6 +6,7 @@ import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.OwnerReferences;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
@@ -193,9 +194,7 @@ final class JobController {
         Json.child(meta, "labels").put("batch.kubernetes.io/controller-uid", job.uid())
                 .put("batch.kubernetes.io/job-name", job.name()).put("controller-uid", job.uid())
                 .put("job-name", job.name());
-        meta.putArray("ownerReferences").addObject().put("apiVersion", "batch/v1").put("kind", "Job")
-                .put("name", job.name()).put("uid", job.uid()).put("controller", true)
-                .put("blockOwnerDeletion", true);
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(job));
         pod.set("spec", template.path("spec").deepCopy());
         return pod;
     }

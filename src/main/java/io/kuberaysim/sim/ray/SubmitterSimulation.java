@@ -126,7 +126,8 @@ public final class SubmitterSimulation implements Reconciler {
             Optional<JobDetails> job = dashboard.getJobInfo(key.get(), jobId);
             if (job.isEmpty()) {
                 JobSubmission submission = rayJob == null ? new JobSubmission(jobId, null, Map.of(), null, Map.of())
-                        : JobSubmission.of(KubeClient.read(rayJob.object(), RayJob.class), jobId);
+                        : JobSubmission.of(KubeClient.read(rayJob.object(), RayJob.class), rayJob.annotations(),
+                        jobId);
                 job = Optional.of(dashboard.submitJob(key.get(), submission));
             }
             if (job.get().status().terminal() && !pod.metadata().path("annotations").has(SimulationSettings.RUN_SECONDS)) {

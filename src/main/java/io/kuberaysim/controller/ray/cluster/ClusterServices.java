@@ -4,6 +4,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.runtime.OwnerReferences;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -58,7 +59,7 @@ public final class ClusterServices {
             ObjectNode ann = Json.child(meta, "annotations");
             spec.headServiceAnnotations().forEach(ann::put);
         }
-        meta.putArray("ownerReferences").add(RayPodFactory.ownerReference(cluster));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(cluster));
         ObjectNode s = Json.child(svc, "spec");
         ObjectNode selector = s.putObject("selector");
         headSelector(cluster.name()).forEach(selector::put);
@@ -133,7 +134,7 @@ public final class ClusterServices {
         labels.put(RayLabels.SERVE, cluster.name() + "-serve");
         labels.put(RayLabels.APP_NAME, RayLabels.APP_NAME_VALUE);
         labels.put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);
-        meta.putArray("ownerReferences").add(RayPodFactory.ownerReference(cluster));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(cluster));
         ObjectNode s = svc.putObject("spec");
         s.putObject("selector").put(RayLabels.CLUSTER, cluster.name());
         ArrayNode ports = s.putArray("ports");

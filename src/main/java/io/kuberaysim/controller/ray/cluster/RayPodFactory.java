@@ -6,6 +6,7 @@ import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.api.ray.WorkerGroupSpec;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.runtime.OwnerReferences;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,18 +34,6 @@ public final class RayPodFactory {
     private static final Set<String> TRI_STATE_PARAMS = Set.of("log-color", "include-dashboard", "include-log-monitor");
 
     private RayPodFactory() {
-    }
-
-    /** The controller ownerReference KubeRay's {@code SetControllerReference} writes. */
-    public static ObjectNode ownerReference(StoredObject owner) {
-        ObjectNode ref = Json.object();
-        ref.put("apiVersion", owner.type().apiVersion());
-        ref.put("kind", owner.type().kind());
-        ref.put("name", owner.name());
-        ref.put("uid", owner.uid());
-        ref.put("controller", true);
-        ref.put("blockOwnerDeletion", true);
-        return ref;
     }
 
     /** Fully qualified head Service address, {@code <svc>.<ns>.svc.cluster.local}. */
@@ -147,7 +136,7 @@ public final class RayPodFactory {
             });
         }
         meta.set("labels", labels);
-        meta.putArray("ownerReferences").add(ownerReference(cluster));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(cluster));
         JsonNode tspec = template == null ? null : template.get("spec");
         pod.set("spec", tspec instanceof ObjectNode ts ? ts.deepCopy() : Json.object());
         return pod;

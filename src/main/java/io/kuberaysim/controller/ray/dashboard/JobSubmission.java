@@ -21,16 +21,11 @@ import java.util.Map;
 public record JobSubmission(String submissionId, String entrypoint, Map<String, String> metadata,
                             String runtimeEnvJson, Map<String, String> ownerAnnotations) {
 
-    /** The submission of {@code rayJob} under {@code jobId}. */
-    public static JobSubmission of(RayJob rayJob, String jobId) {
+    /** The submission of {@code rayJob} (whose annotations are {@code annotations}) under {@code jobId}. */
+    public static JobSubmission of(RayJob rayJob, Map<String, String> annotations, String jobId) {
         RayJobSpec spec = rayJob.spec();
         Map<String, String> metadata = spec == null || spec.metadata() == null
                 ? Map.of() : new LinkedHashMap<>(spec.metadata());
-        Map<String, String> annotations = new LinkedHashMap<>();
-        JsonNode a = Json.at(rayJob.metadata(), "annotations");
-        if (a != null && a.isObject()) {
-            a.properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asString()));
-        }
         return new JobSubmission(jobId, spec == null ? null : spec.entrypoint(), metadata,
                 spec == null ? null : runtimeEnvJson(spec.runtimeEnvYAML()), annotations);
     }

@@ -21,6 +21,8 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.cluster.ClusterServices;
+import io.kuberaysim.controller.ray.cluster.RayClusterViews;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
 import io.kuberaysim.controller.ray.dashboard.DashboardException;
 import io.kuberaysim.controller.ray.dashboard.JobDetails;
@@ -29,6 +31,8 @@ import io.kuberaysim.controller.ray.dashboard.RayDashboardClient;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.Finalizers;
+import io.kuberaysim.controller.runtime.OwnerReferences;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
@@ -43,9 +47,7 @@ import tools.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
@@ -165,7 +167,7 @@ public final class RayJobReconciler implements Reconciler {
         if (so.isDeleting()) {
             return handleDeletion(so, job);
         }
-        RayJobValidation.Failure failure = RayJobValidation.validate(job);
+        RayJobValidation.Failure failure = RayJobValidation.validate(job, so.annotations());
         if (failure != null) {
             events.event(so, EventRecorder.WARNING, failure.kind().eventReason(), "Validate",
                     so.namespace() + "/" + so.name() + ": " + failure.message());
@@ -375,7 +377,7 @@ public final class RayJobReconciler implements Reconciler {
 
     private void submitOverHttp(Pass p, ClusterKey key) {
         try {
-            dashboard.submitJob(key, JobSubmission.of(p.job, p.d.jobId));
+            dashboard.submitJob(key, JobSubmission.of(p.job, p.so.annotations(), p.d.jobId));
         } catch (DashboardException e) {
             if (e.kind() != DashboardException.Kind.ALREADY_EXISTS) {
                 throw e;
@@ -578,7 +580,7 @@ public final class RayJobReconciler implements Reconciler {
     // ---------------------------------------------------------------------------------------------- deletion
 
     private Result handleDeletion(StoredObject so, RayJob job) {
-        if (!hasFinalizer(so)) {
+        if (!so.hasFinalizer(FINALIZER)) {
             return Result.done();
         }
         RayJobStatus st = job.status();
@@ -594,37 +596,17 @@ public final class RayJobReconciler implements Reconciler {
             }
         }
         ObjectNode copy = so.copy();
-        ArrayNode fins = (ArrayNode) Json.at(copy, "metadata", "finalizers");
-        for (int i = fins.size() - 1; i >= 0; i--) {
-            if (FINALIZER.equals(fins.get(i).asString())) {
-                fins.remove(i);
-            }
-        }
+        Finalizers.remove(copy, FINALIZER);
         client.update(ResourceTypes.RAYJOBS, copy);
         return Result.done();
     }
 
-    private static boolean hasFinalizer(StoredObject so) {
-        JsonNode fins = Json.at(so.object(), "metadata", "finalizers");
-        if (fins == null || !fins.isArray()) {
-            return false;
-        }
-        for (JsonNode f : fins) {
-            if (FINALIZER.equals(f.asString())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void ensureFinalizer(Pass p) {
-        if (hasFinalizer(p.so)) {
+        if (p.so.hasFinalizer(FINALIZER)) {
             return;
         }
         ObjectNode copy = p.so.copy();
-        ObjectNode meta = (ObjectNode) copy.get("metadata");
-        ArrayNode fins = meta.get("finalizers") instanceof ArrayNode a ? a : meta.putArray("finalizers");
-        fins.add(FINALIZER);
+        Finalizers.add(copy, FINALIZER);
         p.so = client.update(ResourceTypes.RAYJOBS, copy);
     }
 
@@ -745,7 +727,7 @@ public final class RayJobReconciler implements Reconciler {
         if (annotations.isEmpty()) {
             meta.remove("annotations");
         }
-        meta.set("ownerReferences", Json.MAPPER.createArrayNode().add(controllerRef(p.so)));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(p.so));
         // The stored tree, not the bound record, so fields this model does not know survive.
         JsonNode spec = Json.at(p.so.object(), "spec", "rayClusterSpec");
         rc.set("spec", spec == null ? Json.object() : spec.deepCopy());
@@ -788,11 +770,11 @@ public final class RayJobReconciler implements Reconciler {
 
     /** {@code <rayjob>-head-svc}: a stable address of the job's head, owned by the RayJob. */
     private void ensureRayJobHeadService(Pass p, StoredObject cluster) {
-        StoredObject headSvc = client.get(ResourceTypes.SERVICES, p.ns(), headServiceName(cluster));
+        StoredObject headSvc = client.get(ResourceTypes.SERVICES, p.ns(), ClusterServices.headServiceName(cluster.name(), RayClusterViews.spec(cluster)));
         if (headSvc == null) {
             return;
         }
-        String name = p.name() + "-head-svc";
+        String name = RayLabels.headServiceName(p.name());
         StoredObject existing = client.get(ResourceTypes.SERVICES, p.ns(), name);
         JsonNode selector = Json.at(headSvc.object(), "spec", "selector");
         if (existing != null) {
@@ -816,7 +798,7 @@ public final class RayJobReconciler implements Reconciler {
         meta.putObject("labels").put(RayLabels.ORIGINATED_FROM_CR_NAME, p.name())
                 .put(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND)
                 .put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);
-        meta.set("ownerReferences", Json.MAPPER.createArrayNode().add(controllerRef(p.so)));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(p.so));
         ObjectNode spec = svc.putObject("spec");
         JsonNode src = headSvc.object().get("spec");
         for (String f : List.of("type", "ports", "selector", "publishNotReadyAddresses")) {
@@ -844,14 +826,9 @@ public final class RayJobReconciler implements Reconciler {
         }
     }
 
-    private static String headServiceName(StoredObject cluster) {
-        String custom = Json.text(cluster.object(), "spec", "headGroupSpec", "headService", "metadata", "name");
-        return custom != null && !custom.isEmpty() ? custom : cluster.name() + "-head-svc";
-    }
-
     /** {@code <head svc>.<ns>.svc.cluster.local:<dashboard port>}, or null while the Service is missing. */
     private String dashboardUrl(StoredObject cluster) {
-        String svcName = headServiceName(cluster);
+        String svcName = ClusterServices.headServiceName(cluster.name(), RayClusterViews.spec(cluster));
         StoredObject svc = client.get(ResourceTypes.SERVICES, cluster.namespace(), svcName);
         if (svc == null) {
             return null;
@@ -894,18 +871,6 @@ public final class RayJobReconciler implements Reconciler {
         return st == null || st.isNull() ? null : KubeClient.read(st, RayClusterStatus.class);
     }
 
-    /** A controller ownerReference to {@code owner} (controller and blockOwnerDeletion true). */
-    static ObjectNode controllerRef(StoredObject owner) {
-        ObjectNode ref = Json.object();
-        ref.put("apiVersion", Json.text(owner.object(), "apiVersion"));
-        ref.put("kind", Json.text(owner.object(), "kind"));
-        ref.put("name", owner.name());
-        ref.put("uid", owner.uid());
-        ref.put("controller", true);
-        ref.put("blockOwnerDeletion", true);
-        return ref;
-    }
-
     private static int ttlSeconds(RayJobSpec spec) {
         return spec.ttlSecondsAfterFinished() == null ? 0 : spec.ttlSecondsAfterFinished();
     }
@@ -942,17 +907,12 @@ public final class RayJobReconciler implements Reconciler {
     }
 
     private void writeStatus(Pass p) {
-        RayJobStatus next = p.d.toStatus(generation(p.so));
+        RayJobStatus next = p.d.toStatus(p.so.generation());
         if (Draft.sameForWrite(p.old, next)) {
             return;
         }
         ObjectNode obj = p.so.copy();
         obj.set("status", KubeClient.tree(next));
         p.so = client.updateStatus(ResourceTypes.RAYJOBS, obj);
-    }
-
-    private static Long generation(StoredObject so) {
-        JsonNode g = Json.at(so.object(), "metadata", "generation");
-        return g == null ? null : g.asLong();
     }
 }

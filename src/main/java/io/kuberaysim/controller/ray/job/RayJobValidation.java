@@ -1,6 +1,5 @@
 package io.kuberaysim.controller.ray.job;
 
-import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.DeletionPolicyType;
 import io.kuberaysim.api.ray.DeletionRule;
@@ -12,6 +11,7 @@ import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobSpec;
 import io.kuberaysim.api.ray.WorkerGroupSpec;
 import io.kuberaysim.apiserver.validation.NameValidation;
+import io.kuberaysim.controller.ray.RayLabels;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -59,13 +59,13 @@ public final class RayJobValidation {
     private RayJobValidation() {
     }
 
-    /** The first failed check, or null when the RayJob is valid. */
-    public static Failure validate(RayJob job) {
+    /** The first failed check, or null when the RayJob is valid; {@code annotations} are the RayJob's. */
+    public static Failure validate(RayJob job, Map<String, String> annotations) {
         String m = metadata(Json.text(job.metadata(), "name"));
         if (m != null) {
             return new Failure(Kind.METADATA, m);
         }
-        String s = spec(job.spec(), annotations(job));
+        String s = spec(job.spec(), annotations);
         if (s != null) {
             return new Failure(Kind.SPEC, s);
         }
@@ -349,14 +349,5 @@ public final class RayJobValidation {
 
     private static boolean autoscaling(RayClusterSpec spec) {
         return spec != null && Boolean.TRUE.equals(spec.enableInTreeAutoscaling());
-    }
-
-    private static Map<String, String> annotations(RayJob job) {
-        JsonNode a = Json.at(job.metadata(), "annotations");
-        Map<String, String> out = new LinkedHashMap<>();
-        if (a != null && a.isObject()) {
-            a.properties().forEach(e -> out.put(e.getKey(), e.getValue().asString()));
-        }
-        return out;
     }
 }

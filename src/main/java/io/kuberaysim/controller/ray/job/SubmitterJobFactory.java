@@ -1,11 +1,12 @@
 package io.kuberaysim.controller.ray.job;
 
-import io.kuberaysim.controller.ray.RayLabels;
-import io.kuberaysim.controller.ray.dashboard.JobSubmission;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobSpec;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.dashboard.JobSubmission;
+import io.kuberaysim.controller.runtime.OwnerReferences;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -54,7 +55,7 @@ public final class SubmitterJobFactory {
         ObjectNode labels = meta.putObject("labels");
         originLabels(labels, rayJob.name());
         labels.put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);
-        meta.set("ownerReferences", Json.MAPPER.createArrayNode().add(RayJobReconciler.controllerRef(rayJob)));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(rayJob));
 
         ObjectNode jobSpec = job.putObject("spec");
         int backoff = spec.submitterConfig() != null && spec.submitterConfig().backoffLimit() != null

@@ -22,6 +22,9 @@ import io.kuberaysim.controller.ray.dashboard.ServeApplication;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.Finalizers;
+import io.kuberaysim.controller.runtime.OwnerReferences;
+import io.kuberaysim.controller.runtime.PodConditions;
 import io.kuberaysim.controller.runtime.UpdatePredicate;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
@@ -29,7 +32,6 @@ import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
@@ -112,12 +114,9 @@ public final class RayServiceReconciler implements Reconciler {
             if (obj.isDeleting()) {
                 return finalizeDeletion(obj);
             }
-            if (!hasFinalizer(obj)) {
+            if (!obj.hasFinalizer(ServiceKeys.FINALIZER)) {
                 ObjectNode copy = obj.copy();
-                JsonNode existing = Json.at(copy, "metadata", "finalizers");
-                ArrayNode fins = existing instanceof ArrayNode a
-                        ? a : ((ObjectNode) copy.get("metadata")).putArray("finalizers");
-                fins.add(ServiceKeys.FINALIZER);
+                Finalizers.add(copy, ServiceKeys.FINALIZER);
                 client.update(ResourceTypes.RAYSERVICES, copy);
                 return Result.requeueAfter(REQUEUE);
             }
@@ -238,16 +237,9 @@ public final class RayServiceReconciler implements Reconciler {
         if (!clusters.isEmpty()) {
             return Result.requeueAfter(REQUEUE);
         }
-        if (hasFinalizer(obj)) {
+        if (obj.hasFinalizer(ServiceKeys.FINALIZER)) {
             ObjectNode copy = obj.copy();
-            JsonNode fins = Json.at(copy, "metadata", "finalizers");
-            if (fins instanceof ArrayNode a) {
-                for (int i = a.size() - 1; i >= 0; i--) {
-                    if (ServiceKeys.FINALIZER.equals(a.get(i).asString(""))) {
-                        a.remove(i);
-                    }
-                }
-            }
+            Finalizers.remove(copy, ServiceKeys.FINALIZER);
             client.update(ResourceTypes.RAYSERVICES, copy);
         }
         return Result.done();
@@ -301,7 +293,7 @@ public final class RayServiceReconciler implements Reconciler {
             }
         }
         boolean servicesLeft = false;
-        for (String svcName : List.of(ServiceKeys.headServiceName(obj.name()), RayServiceServices.serveServiceName(obj))) {
+        for (String svcName : List.of(RayLabels.headServiceName(obj.name()), RayServiceServices.serveServiceName(obj))) {
             StoredObject svc = client.get(ResourceTypes.SERVICES, obj.namespace(), svcName);
             if (svc != null && ownedBy(svc, obj)) {
                 servicesLeft = true;
@@ -462,7 +454,7 @@ public final class RayServiceReconciler implements Reconciler {
         ann.put(ServiceKeys.HASH, ClusterSpecHash.of(config));
         ann.put(ServiceKeys.NUM_WORKER_GROUPS, Integer.toString(ClusterSpecHash.workerGroupCount(config)));
         ann.put(RayLabels.KUBERAY_VERSION, RayLabels.OPERATOR_VERSION);
-        meta.putArray("ownerReferences").add(RayServiceServices.ownerReference(obj));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(obj));
         ObjectNode spec = config == null ? Json.object() : ((ObjectNode) config).deepCopy();
         setTemplateLabel(Json.at(spec, "headGroupSpec"), "false");
         JsonNode groups = spec.get("workerGroupSpecs");
@@ -571,7 +563,7 @@ public final class RayServiceReconciler implements Reconciler {
         if (c != null) {
             return c.isTrue() && head != null;
         }
-        return head != null && runningAndReady(head);
+        return head != null && PodConditions.isRunningAndReady(head);
     }
 
     private ServeResult reconcileServe(StoredObject obj, RayService rs, Cluster cluster, boolean apply) {
@@ -622,7 +614,7 @@ public final class RayServiceReconciler implements Reconciler {
             return;
         }
         String want = "false";
-        if (!exclude && runningAndReady(head)) {
+        if (!exclude && PodConditions.isRunningAndReady(head)) {
             Map<String, ServeApplication> apps = dashboard.getMultiApplicationStatus(
                     new ClusterKey(head.namespace(), cluster.name()), head.uid());
             boolean healthy = !apps.isEmpty() && apps.values().stream().allMatch(ServeApplication::running);
@@ -711,7 +703,7 @@ public final class RayServiceReconciler implements Reconciler {
         selector.properties().forEach(e -> sel.put(e.getKey(), e.getValue().asString("")));
         int n = 0;
         for (StoredObject p : pods.list(obj.namespace(), sel)) {
-            if (!p.isDeleting() && runningAndReady(p)) {
+            if (!p.isDeleting() && PodConditions.isRunningAndReady(p)) {
                 n++;
             }
         }
@@ -765,34 +757,6 @@ public final class RayServiceReconciler implements Reconciler {
                     + "simulator does not provide; use NewCluster or None";
         }
         return null;
-    }
-
-    private static boolean hasFinalizer(StoredObject obj) {
-        JsonNode fins = Json.at(obj.object(), "metadata", "finalizers");
-        if (fins != null && fins.isArray()) {
-            for (JsonNode f : fins) {
-                if (ServiceKeys.FINALIZER.equals(f.asString(""))) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Phase Running and condition Ready=True. */
-    static boolean runningAndReady(StoredObject pod) {
-        if (!"Running".equals(Json.text(pod.object(), "status", "phase"))) {
-            return false;
-        }
-        JsonNode conds = Json.at(pod.object(), "status", "conditions");
-        if (conds != null && conds.isArray()) {
-            for (JsonNode c : conds) {
-                if ("Ready".equals(Json.text(c, "type"))) {
-                    return "True".equals(Json.text(c, "status"));
-                }
-            }
-        }
-        return false;
     }
 
     private static String emptyToNull(String s) {

@@ -5,6 +5,7 @@ import io.kuberaysim.api.ray.RayService;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.cluster.ClusterServices;
+import io.kuberaysim.controller.runtime.OwnerReferences;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -42,12 +43,12 @@ public final class RayServiceServices {
     /** Name of the serve Service: {@code serveService.metadata.name}, else {@code <rayservice>-serve-svc}. */
     public static String serveServiceName(StoredObject rayService) {
         String custom = Json.text(rayService.object(), "spec", "serveService", "metadata", "name");
-        return custom == null || custom.isEmpty() ? ServiceKeys.serveServiceName(rayService.name()) : custom;
+        return custom == null || custom.isEmpty() ? RayLabels.serveServiceName(rayService.name()) : custom;
     }
 
     /** The head Service pointing at {@code cluster}: headless, with the head container's ports. */
     public static ObjectNode headService(StoredObject rayService, String cluster) {
-        ObjectNode svc = base(rayService, ServiceKeys.headServiceName(rayService.name()));
+        ObjectNode svc = base(rayService, RayLabels.headServiceName(rayService.name()));
         ObjectNode labels = Json.child((ObjectNode) svc.get("metadata"), "labels");
         labels.put(RayLabels.IDENTIFIER, rayService.name() + "-head");
         ObjectNode spec = svc.putObject("spec");
@@ -121,18 +122,6 @@ public final class RayServiceServices {
         return ClusterServices.headPorts(Json.at(rayClusterConfig, "headGroupSpec", "template"));
     }
 
-    /** The controller ownerReference to the RayService. */
-    public static ObjectNode ownerReference(StoredObject rayService) {
-        ObjectNode ref = Json.object();
-        ref.put("apiVersion", RayService.API_VERSION);
-        ref.put("kind", RayService.KIND);
-        ref.put("name", rayService.name());
-        ref.put("uid", rayService.uid());
-        ref.put("controller", true);
-        ref.put("blockOwnerDeletion", true);
-        return ref;
-    }
-
     private static JsonNode clusterConfig(StoredObject rayService) {
         return Json.at(rayService.object(), "spec", "rayClusterConfig");
     }
@@ -147,7 +136,7 @@ public final class RayServiceServices {
         ObjectNode labels = meta.putObject("labels");
         labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, rayService.name());
         labels.put(RayLabels.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
-        meta.putArray("ownerReferences").add(ownerReference(rayService));
+        meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(rayService));
         return svc;
     }
 }

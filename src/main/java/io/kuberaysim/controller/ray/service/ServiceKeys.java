@@ -20,14 +20,4 @@ public final class ServiceKeys {
 
     private ServiceKeys() {
     }
-
-    /** {@code <rayservice>-head-svc}. */
-    public static String headServiceName(String rayService) {
-        return rayService + "-head-svc";
-    }
-
-    /** {@code <rayservice>-serve-svc}. */
-    public static String serveServiceName(String rayService) {
-        return rayService + "-serve-svc";
-    }
 }
