@@ -24,12 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -45,6 +42,8 @@ public final class GenericRegistry {
     private final Clock clock;
     private final Supplier<java.util.random.RandomGenerator> random;
     private final SchemaCheck schemaCheck = new SchemaCheck();
+    private final UpdateStrategy mainUpdates = new MainUpdateStrategy(schemaCheck);
+    private final UpdateStrategy statusUpdates = new StatusUpdateStrategy(schemaCheck);
     private final ResourceReader reader;
 
     public GenericRegistry(ObjectStore store, List<ResourceStrategy> strategies, Clock clock,
@@ -300,12 +299,9 @@ public final class GenericRegistry {
                             "metadata.resourceVersion")));
         }
         List<String> warnings = new ArrayList<>();
-        return write(type, namespace, name, options, current -> {
-            if (status) {
-                return schemaCheck.applyToStatus(strategy, statusOnly(current, input), options, warnings, name);
-            }
-            return schemaCheck.apply(strategy, input.deepCopy(), options, warnings, name);
-        }, status, warnings);
+        UpdateStrategy updates = updateStrategy(status);
+        return write(type, namespace, name, options,
+                current -> updates.fromBody(strategy, current, input, options, warnings), updates, warnings);
     }
 
     /** PATCH of the main resource or of its status subresource; apply patches create absent objects. */
@@ -331,7 +327,8 @@ public final class GenericRegistry {
                     ? "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
                     : "the body of the request must be a JSON object for " + patchType.contentType());
         }
-        if (patchType == PatchType.APPLY && !status && store.get(type, namespace, name) == null) {
+        UpdateStrategy updates = updateStrategy(status);
+        if (patchType == PatchType.APPLY && updates.applyCreates() && store.get(type, namespace, name) == null) {
             ObjectNode obj = ((ObjectNode) patch).deepCopy();
             Json.child(obj, "metadata").put("name", name);
             try {
@@ -346,11 +343,8 @@ public final class GenericRegistry {
         return write(type, namespace, name, options, current -> {
             ObjectNode patched = applyPatch(type, current.copy(), patchType, patch, mergeKeys);
             decodePatched(strategy, patched);
-            if (status) {
-                return schemaCheck.applyToStatus(strategy, statusOnly(current, patched), options, warnings, name);
-            }
-            return schemaCheck.apply(strategy, patched, options, warnings, name);
-        }, status, warnings);
+            return updates.fromPatched(strategy, current, patched, options, warnings);
+        }, updates, warnings);
     }
 
     private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchType patchType, JsonNode patch,
@@ -421,30 +415,9 @@ public final class GenericRegistry {
         return node;
     }
 
-    /** The status subresource: the stored object with only {@code status} taken from the request. */
-    private static ObjectNode statusOnly(StoredObject current, ObjectNode input) {
-        // Only metadata (resourceVersion, managedFields) and status change: the other top-level fields, spec
-        // above all, are shared with the stored version instead of copied, as stored trees are never mutated.
-        JsonNode st = input.get("status");
-        JsonNode newStatus = st == null || st.isNull() ? null : st.deepCopy();
-        ObjectNode next = Json.object();
-        current.object().properties().forEach(e -> {
-            switch (e.getKey()) {
-                case "metadata" -> next.set("metadata", e.getValue().deepCopy());
-                case "status" -> {
-                    if (newStatus != null) {
-                        next.set("status", newStatus);
-                    }
-                }
-                default -> next.set(e.getKey(), e.getValue());
-            }
-        });
-        if (newStatus != null && !next.has("status")) {
-            next.set("status", newStatus);
-        }
-        String rv = Json.text(input, "metadata", "resourceVersion");
-        Json.child(next, "metadata").put("resourceVersion", rv == null ? "" : rv);
-        return next;
+    /** The main resource's update strategy, or the status subresource's. */
+    private UpdateStrategy updateStrategy(boolean status) {
+        return status ? statusUpdates : mainUpdates;
     }
 
     /** Computes the next state from the request, given the current state. */
@@ -454,13 +427,13 @@ public final class GenericRegistry {
     }
 
     private WriteResult write(ResourceType type, String namespace, String name, WriteOptions options,
-                              NextState nextState, boolean status, List<String> warnings) {
+                              NextState nextState, UpdateStrategy updates, List<String> warnings) {
         ResourceStrategy strategy = strategy(type);
         String ns = type.namespaced() ? namespace : null;
         ObjectStore.UpdateFunction fn = current -> {
             warnings.clear();
             ObjectNode next = nextState.from(current);
-            return finishUpdate(strategy, current, next, status, warnings);
+            return finishUpdate(strategy, current, next, updates, warnings);
         };
         if (options.dryRun()) {
             StoredObject current = store.get(type, ns, name);
@@ -479,7 +452,7 @@ public final class GenericRegistry {
     }
 
     private UpdateResult finishUpdate(ResourceStrategy strategy, StoredObject current, ObjectNode next,
-                                      boolean status, List<String> warnings) {
+                                      UpdateStrategy updates, List<String> warnings) {
         ResourceType type = strategy.type();
         ObjectNode old = current.object();
         ObjectNode meta = Json.child(next, "metadata");
@@ -498,80 +471,14 @@ public final class GenericRegistry {
             }
         }
         meta.remove("managedFields");
-        List<StatusCause> causes = new ArrayList<>();
-        if (!status) {
-            if (type.statusSubresource()) {
-                JsonNode st = old.get("status");
-                if (st == null) {
-                    next.remove("status");
-                } else {
-                    next.set("status", st);
-                }
-            }
-            causes.addAll(MetadataValidation.validate(meta, type));
-            causes.addAll(newFinalizersWhileDeleting(old, meta));
-            strategy.prepareForUpdate(next, old);
-            if (strategy.tracksGeneration() && specChanged(next, old)) {
-                long gen = oldMeta.path("generation").asLong(0);
-                meta.put("generation", gen + 1);
-            }
-            causes.addAll(strategy.validateUpdate(next, old));
-        } else {
-            causes.addAll(strategy.validateStatusUpdate(next, old));
-        }
+        List<StatusCause> causes = updates.prepareAndValidate(strategy, current, next, warnings);
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type, current.name(), causes);
-        }
-        if (!status) {
-            warnings.addAll(MetadataValidation.warnings(meta, type));
-            warnings.addAll(strategy.warnings(next));
         }
         if (current.isDeleting() && !strategy.hasFinalizers(next)) {
             return UpdateResult.deleteObject();
         }
         return UpdateResult.replace(next);
-    }
-
-    /** Anything outside metadata and status changed: the spec generation moves. */
-    private static boolean specChanged(ObjectNode next, ObjectNode old) {
-        Set<String> fields = new LinkedHashSet<>();
-        next.propertyNames().forEach(fields::add);
-        old.propertyNames().forEach(fields::add);
-        for (String f : fields) {
-            if (f.equals("metadata") || f.equals("status")) {
-                continue;
-            }
-            if (!Objects.equals(next.get(f), old.get(f))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static List<StatusCause> newFinalizersWhileDeleting(ObjectNode old, ObjectNode meta) {
-        if (Json.at(old, "metadata", "deletionTimestamp") == null) {
-            return List.of();
-        }
-        Set<String> before = new LinkedHashSet<>();
-        JsonNode of = Json.at(old, "metadata", "finalizers");
-        if (of != null) {
-            of.forEach(f -> before.add(f.asString()));
-        }
-        List<String> added = new ArrayList<>();
-        JsonNode nf = meta.get("finalizers");
-        if (nf != null && nf.isArray()) {
-            nf.forEach(f -> {
-                if (!before.contains(f.asString())) {
-                    added.add("\"" + f.asString() + "\"");
-                }
-            });
-        }
-        if (added.isEmpty()) {
-            return List.of();
-        }
-        return List.of(StatusCause.forbidden("metadata.finalizers",
-                "no new finalizers can be added if the object is being deleted, found new finalizers []string{"
-                        + String.join(", ", added) + "}"));
     }
 
     // ---------------------------------------------------------------- delete
