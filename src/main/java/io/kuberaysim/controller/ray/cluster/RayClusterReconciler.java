@@ -2,6 +2,7 @@ package io.kuberaysim.controller.ray.cluster;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.api.ray.RayCluster;
 import io.kuberaysim.api.ray.RayClusterConditions;
 import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.api.ray.RayClusterStatus;
@@ -10,6 +11,7 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
@@ -107,27 +109,13 @@ public final class RayClusterReconciler implements Reconciler {
             log.info("Skipping RayCluster {} managed by {}", key, LogValues.escape(spec.managedBy()));
             return Result.done();
         }
-        Optional<String> metaErr = RayClusterValidation.validateMetadata(cluster.name());
-        if (metaErr.isPresent()) {
-            events.event(cluster, "Warning", "InvalidRayClusterMetadata", "Validate",
-                    "The RayCluster metadata is invalid " + key + ": " + metaErr.get());
-            return Result.done();
-        }
-        Optional<String> specErr = spec == null || spec.headGroupSpec() == null
-                ? Optional.of("headGroupSpec should have at least one container")
-                : RayClusterValidation.validateSpec(spec, cluster.annotations());
-        if (specErr.isPresent()) {
-            events.event(cluster, "Warning", "InvalidRayClusterSpec", "Validate",
-                    "The RayCluster spec is invalid " + key + ": " + specErr.get());
-            return Result.done();
-        }
         RayClusterStatus oldStatus = RayClusterViews.status(cluster);
-        if (oldStatus != null && isTrue(oldStatus, RayClusterConditions.RAY_CLUSTER_SUSPENDING)
-                && isTrue(oldStatus, RayClusterConditions.RAY_CLUSTER_SUSPENDED)) {
-            events.event(cluster, "Warning", "InvalidRayClusterStatus", "Validate",
-                    "The RayCluster status is invalid " + key + ": invalid RayCluster State: "
-                            + "rayv1.RayClusterSuspending and rayv1.RayClusterSuspended conditions should not be both true");
-            return Result.requeueAfter(SHORT_REQUEUE);
+        ValidationFailure invalid = RayClusterValidation.validate(cluster.name(), spec, cluster.annotations(),
+                oldStatus);
+        if (invalid != null) {
+            events.event(cluster, EventRecorder.WARNING, invalid.eventReason(RayCluster.KIND), "Validate",
+                    "The RayCluster " + invalid.part().word() + " is invalid " + key + ": " + invalid.message());
+            return invalid.part() == ValidationFailure.Part.STATUS ? Result.requeueAfter(SHORT_REQUEUE) : Result.done();
         }
         if (cluster.isDeleting()) {
             // the garbage collector removes the children through their ownerReferences
@@ -233,12 +221,12 @@ public final class RayClusterReconciler implements Reconciler {
         String key = cluster.namespace() + "/" + name;
         try {
             client.create(ResourceTypes.SERVICES, cluster.namespace(), svc);
-            events.event(cluster, "Normal", "CreatedService", "Create", "Created service " + key);
+            events.event(cluster, EventRecorder.NORMAL, "CreatedService", "Create", "Created service " + key);
         } catch (ApiException e) {
             if (e.code() == 409) {
                 return; // a stale cache; KubeRay ignores AlreadyExists for Services
             }
-            events.event(cluster, "Warning", "FailedToCreateService", "Create",
+            events.event(cluster, EventRecorder.WARNING, "FailedToCreateService", "Create",
                     "Failed to create service " + key + ", " + e.getMessage());
             throw new ReconcileFailure(null, e.getMessage());
         }
@@ -261,12 +249,12 @@ public final class RayClusterReconciler implements Reconciler {
                         }
                     }
                 } catch (ApiException e) {
-                    events.event(cluster, "Warning", "FailedToDeletePodCollection", "Delete",
+                    events.event(cluster, EventRecorder.WARNING, "FailedToDeletePodCollection", "Delete",
                             "Failed to delete Pods for RayCluster " + key + " due to suspension, " + e.getMessage());
                     throw new ReconcileFailure(RayClusterConditions.FAILED_DELETE_ALL_PODS, e.getMessage());
                 }
                 expectations.forget(ns, name);
-                events.event(cluster, "Normal", "DeletedPod", "Delete",
+                events.event(cluster, EventRecorder.NORMAL, "DeletedPod", "Delete",
                         "Deleted Pods for RayCluster " + key + " due to suspension");
             }
             return;
@@ -333,7 +321,7 @@ public final class RayClusterReconciler implements Reconciler {
                 }
             }
             if (any) {
-                events.event(cluster, "Normal", "DeletedWorkerPod", "Delete",
+                events.event(cluster, EventRecorder.NORMAL, "DeletedWorkerPod", "Delete",
                         "Deleted all pods for suspended worker group " + g + " in RayCluster " + ns + "/" + name);
             }
             return;
@@ -420,12 +408,12 @@ public final class RayClusterReconciler implements Reconciler {
         try {
             client.create(ResourceTypes.PODS, cluster.namespace(), pod);
         } catch (ApiException e) {
-            events.event(cluster, "Warning", "FailedToCreateHeadPod", "Create",
+            events.event(cluster, EventRecorder.WARNING, "FailedToCreateHeadPod", "Create",
                     "Failed to create head Pod " + key + ", " + e.getMessage());
             throw new ReconcileFailure(RayClusterConditions.FAILED_CREATE_HEAD_POD, e.getMessage());
         }
         expectations.expectCreate(cluster.namespace(), cluster.name(), ScaleExpectations.HEAD_GROUP, podName);
-        events.event(cluster, "Normal", "CreatedHeadPod", "Create",
+        events.event(cluster, EventRecorder.NORMAL, "CreatedHeadPod", "Create",
                 "Created head Pod " + cluster.namespace() + "/" + podName);
     }
 
@@ -436,12 +424,12 @@ public final class RayClusterReconciler implements Reconciler {
         try {
             client.create(ResourceTypes.PODS, cluster.namespace(), pod);
         } catch (ApiException e) {
-            events.event(cluster, "Warning", "FailedToCreateWorkerPod", "Create",
+            events.event(cluster, EventRecorder.WARNING, "FailedToCreateWorkerPod", "Create",
                     "Failed to create worker Pod for the cluster " + key + ", " + e.getMessage());
             throw new ReconcileFailure(RayClusterConditions.FAILED_CREATE_WORKER_POD, e.getMessage());
         }
         expectations.expectCreate(cluster.namespace(), cluster.name(), group.groupName(), podName);
-        events.event(cluster, "Normal", "CreatedWorkerPod", "Create",
+        events.event(cluster, EventRecorder.NORMAL, "CreatedWorkerPod", "Create",
                 "Created worker Pod " + cluster.namespace() + "/" + podName);
     }
 
@@ -450,12 +438,12 @@ public final class RayClusterReconciler implements Reconciler {
         try {
             client.delete(ResourceTypes.PODS, pod.namespace(), pod.name());
         } catch (ApiException e) {
-            events.event(cluster, "Warning", failReason, "Delete",
+            events.event(cluster, EventRecorder.WARNING, failReason, "Delete",
                     "Failed to delete Pod " + pod.namespace() + "/" + pod.name() + ", " + e.getMessage());
             throw new ReconcileFailure(marker, e.getMessage());
         }
         expectations.expectDelete(cluster.namespace(), cluster.name(), group, pod.name());
-        events.event(cluster, "Normal", reason, "Delete", message);
+        events.event(cluster, EventRecorder.NORMAL, reason, "Delete", message);
     }
 
     /** {@code shouldDeletePod}: the reason to delete, or empty to keep the Pod. */

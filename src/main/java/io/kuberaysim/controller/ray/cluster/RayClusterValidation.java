@@ -2,10 +2,13 @@ package io.kuberaysim.controller.ray.cluster;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.HeadGroupSpec;
+import io.kuberaysim.api.ray.RayClusterConditions;
 import io.kuberaysim.api.ray.RayClusterSpec;
+import io.kuberaysim.api.ray.RayClusterStatus;
 import io.kuberaysim.api.ray.WorkerGroupSpec;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.ValidationFailure;
 import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
@@ -28,8 +31,40 @@ public final class RayClusterValidation {
     private RayClusterValidation() {
     }
 
+    /**
+     * KubeRay's {@code ValidateRayClusterMetadata}, {@code ValidateRayClusterSpec} and
+     * {@code ValidateRayClusterStatus} in that order: the first failure, or null when the RayCluster is valid.
+     *
+     * @param spec   the parsed spec, null when absent
+     * @param status the stored status, null when absent
+     */
+    public static ValidationFailure validate(String name, RayClusterSpec spec, Map<String, String> annotations,
+                                             RayClusterStatus status) {
+        Optional<String> metadata = validateMetadata(name);
+        if (metadata.isPresent()) {
+            return ValidationFailure.metadata(metadata.get());
+        }
+        Optional<String> specError = spec == null || spec.headGroupSpec() == null
+                ? Optional.of("headGroupSpec should have at least one container")
+                : validateSpec(spec, annotations);
+        if (specError.isPresent()) {
+            return ValidationFailure.spec(specError.get());
+        }
+        if (status != null && isTrue(status, RayClusterConditions.RAY_CLUSTER_SUSPENDING)
+                && isTrue(status, RayClusterConditions.RAY_CLUSTER_SUSPENDED)) {
+            return ValidationFailure.status("invalid RayCluster State: rayv1.RayClusterSuspending and "
+                    + "rayv1.RayClusterSuspended conditions should not be both true");
+        }
+        return null;
+    }
+
+    private static boolean isTrue(RayClusterStatus status, String type) {
+        var c = status.condition(type);
+        return c != null && c.isTrue();
+    }
+
     /** {@code ValidateRayClusterMetadata}: name length and DNS-1035 label. */
-    public static Optional<String> validateMetadata(String name) {
+    static Optional<String> validateMetadata(String name) {
         if (name.length() > MAX_NAME_LENGTH) {
             return Optional.of("RayCluster name should be no more than " + MAX_NAME_LENGTH + " characters");
         }
@@ -41,7 +76,7 @@ public final class RayClusterValidation {
     }
 
     /** The main {@code ValidateRayClusterSpec} rules. */
-    public static Optional<String> validateSpec(RayClusterSpec spec, Map<String, String> annotations) {
+    static Optional<String> validateSpec(RayClusterSpec spec, Map<String, String> annotations) {
         HeadGroupSpec head = spec.headGroupSpec();
         if (head == null || containerCount(head.template()) == 0) {
             return Optional.of("headGroupSpec should have at least one container");

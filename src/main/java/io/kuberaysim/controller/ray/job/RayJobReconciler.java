@@ -21,6 +21,7 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.ray.cluster.ClusterServices;
 import io.kuberaysim.controller.ray.cluster.RayClusterViews;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
@@ -167,9 +168,9 @@ public final class RayJobReconciler implements Reconciler {
         if (so.isDeleting()) {
             return handleDeletion(so, job);
         }
-        RayJobValidation.Failure failure = RayJobValidation.validate(job, so.annotations());
+        ValidationFailure failure = RayJobValidation.validate(job, so.annotations());
         if (failure != null) {
-            events.event(so, EventRecorder.WARNING, failure.kind().eventReason(), "Validate",
+            events.event(so, EventRecorder.WARNING, failure.eventReason(RayJob.KIND), "Validate",
                     so.namespace() + "/" + so.name() + ": " + failure.message());
             Pass p = new Pass(so, job);
             p.d.jobDeploymentStatus = JobDeploymentStatus.VALIDATION_FAILED;

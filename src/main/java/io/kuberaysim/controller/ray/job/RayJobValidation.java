@@ -12,6 +12,7 @@ import io.kuberaysim.api.ray.RayJobSpec;
 import io.kuberaysim.api.ray.WorkerGroupSpec;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.ValidationFailure;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -31,47 +32,23 @@ public final class RayJobValidation {
     /** Longest RayJob name: a generated cluster name ({@code <name>-xxxxx}) must stay within 53 characters. */
     public static final int MAX_RAYJOB_NAME_LENGTH = 47;
 
-    /** Which check failed; selects the event reason. */
-    public enum Kind {
-        /** Name checks; event reason InvalidRayJobMetadata. */
-        METADATA("InvalidRayJobMetadata"),
-        /** Spec checks; event reason InvalidRayJobSpec. */
-        SPEC("InvalidRayJobSpec"),
-        /** Status checks; event reason InvalidRayJobStatus. */
-        STATUS("InvalidRayJobStatus");
-
-        private final String eventReason;
-
-        Kind(String eventReason) {
-            this.eventReason = eventReason;
-        }
-
-        /** The Warning event reason. */
-        public String eventReason() {
-            return eventReason;
-        }
-    }
-
-    /** A failed check. */
-    public record Failure(Kind kind, String message) {
-    }
 
     private RayJobValidation() {
     }
 
     /** The first failed check, or null when the RayJob is valid; {@code annotations} are the RayJob's. */
-    public static Failure validate(RayJob job, Map<String, String> annotations) {
+    public static ValidationFailure validate(RayJob job, Map<String, String> annotations) {
         String m = metadata(Json.text(job.metadata(), "name"));
         if (m != null) {
-            return new Failure(Kind.METADATA, m);
+            return ValidationFailure.metadata(m);
         }
         String s = spec(job.spec(), annotations);
         if (s != null) {
-            return new Failure(Kind.SPEC, s);
+            return ValidationFailure.spec(s);
         }
         String st = status(job);
         if (st != null) {
-            return new Failure(Kind.STATUS, st);
+            return ValidationFailure.status(st);
         }
         return null;
     }

@@ -15,6 +15,7 @@ import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
 import io.kuberaysim.controller.ray.dashboard.DashboardException;
 import io.kuberaysim.controller.ray.dashboard.RayDashboardClient;
@@ -135,14 +136,13 @@ public final class RayServiceReconciler implements Reconciler {
         WorkingStatus st = WorkingStatus.from(rs.status());
         long generation = obj.generation();
 
-        String invalid = validate(obj);
+        ValidationFailure invalid = validate(obj);
         if (invalid != null) {
-            events.event(obj, EventRecorder.WARNING, invalid.startsWith("metadata:") ? "InvalidRayServiceMetadata"
-                    : "InvalidRayServiceSpec", "Validate", obj.namespace() + "/" + obj.name() + ": "
-                    + invalid.substring(invalid.indexOf(':') + 2));
+            events.event(obj, EventRecorder.WARNING, invalid.eventReason(RayService.KIND), "Validate",
+                    obj.namespace() + "/" + obj.name() + ": " + invalid.message());
             st.observedGeneration = generation;
             st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.VALIDATION_FAILED,
-                    invalid.substring(invalid.indexOf(':') + 2), now);
+                    invalid.message(), now);
             st.serviceStatus = null;
             writeStatus(obj, rs, st);
             return Result.done();
@@ -724,37 +724,39 @@ public final class RayServiceReconciler implements Reconciler {
     // helpers
 
     /** Validation as KubeRay's {@code ValidateRayServiceMetadata} / {@code ValidateRayServiceSpec}, in short. */
-    private static String validate(StoredObject obj) {
+    private static ValidationFailure validate(StoredObject obj) {
         String name = obj.name();
         if (name.length() > MAX_NAME_LENGTH) {
-            return "metadata: RayService name should be no more than " + MAX_NAME_LENGTH + " characters";
+            return ValidationFailure.metadata(
+                    "RayService name should be no more than " + MAX_NAME_LENGTH + " characters");
         }
         if (!NameValidation.isDns1035Label(name).isEmpty()) {
-            return "metadata: RayService name should be a valid DNS1035 label: "
-                    + String.join(", ", NameValidation.isDns1035Label(name));
+            return ValidationFailure.metadata("RayService name should be a valid DNS1035 label: "
+                    + String.join(", ", NameValidation.isDns1035Label(name)));
         }
         JsonNode config = Json.at(obj.object(), "spec", "rayClusterConfig");
         JsonNode headContainers = Json.at(config, "headGroupSpec", "template", "spec", "containers");
         if (headContainers == null || !headContainers.isArray() || headContainers.isEmpty()) {
-            return "spec: headGroupSpec should have at least one container";
+            return ValidationFailure.spec("headGroupSpec should have at least one container");
         }
         JsonNode groups = Json.at(config, "workerGroupSpecs");
         if (groups != null && groups.isArray()) {
             for (JsonNode g : groups) {
                 JsonNode cs = Json.at(g, "template", "spec", "containers");
                 if (cs == null || !cs.isArray() || cs.isEmpty()) {
-                    return "spec: workerGroupSpec should have at least one container";
+                    return ValidationFailure.spec("workerGroupSpec should have at least one container");
                 }
             }
         }
         String headSvcName = Json.text(config, "headGroupSpec", "headService", "metadata", "name");
         if (headSvcName != null && !headSvcName.isEmpty()) {
-            return "spec: spec.rayClusterConfig.headGroupSpec.headService.metadata.name should not be set";
+            return ValidationFailure.spec(
+                    "spec.rayClusterConfig.headGroupSpec.headService.metadata.name should not be set");
         }
         String type = Json.text(obj.object(), "spec", "upgradeStrategy", "type");
         if ("NewClusterWithIncrementalUpgrade".equals(type)) {
-            return "spec: upgradeStrategy NewClusterWithIncrementalUpgrade needs the Gateway API, which the "
-                    + "simulator does not provide; use NewCluster or None";
+            return ValidationFailure.spec("upgradeStrategy NewClusterWithIncrementalUpgrade needs the Gateway API, "
+                    + "which the simulator does not provide; use NewCluster or None");
         }
         return null;
     }
