@@ -58,8 +58,6 @@ public final class ResourceTypes {
 
     private static final Map<String, ResourceType> BY_PATH = ALL_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(t -> key(t.group(), t.version(), t.plural()), Function.identity()));
-    private static final Map<String, ResourceType> BY_KIND = ALL_TYPES.stream()
-            .collect(Collectors.toUnmodifiableMap(t -> t.apiVersion() + "/" + t.kind(), Function.identity()));
 
     private ResourceTypes() {
     }
@@ -71,10 +69,6 @@ public final class ResourceTypes {
 
     public static Optional<ResourceType> find(String group, String version, String plural) {
         return Optional.ofNullable(BY_PATH.get(key(group, version, plural)));
-    }
-
-    public static Optional<ResourceType> findByKind(String apiVersion, String kind) {
-        return Optional.ofNullable(BY_KIND.get(apiVersion + "/" + kind));
     }
 
     private static String key(String group, String version, String plural) {

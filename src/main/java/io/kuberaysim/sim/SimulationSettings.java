@@ -32,10 +32,4 @@ public record SimulationSettings(int nodeCount, String nodeCpu, String nodeMemor
     public static SimulationSettings defaults() {
         return new SimulationSettings(4, "16", "64Gi", 110, 0, 8, Duration.ofSeconds(2), Duration.ofSeconds(1));
     }
-
-    /** A copy with {@code gpuNodes} GPU nodes. */
-    public SimulationSettings withGpuNodes(int gpuNodes) {
-        return new SimulationSettings(nodeCount, nodeCpu, nodeMemory, nodePods, gpuNodes, gpusPerNode, startup,
-                termination);
-    }
 }

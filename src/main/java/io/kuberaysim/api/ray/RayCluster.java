@@ -46,9 +46,4 @@ public record RayCluster(
     public static Schema schema() {
         return SchemaGenerator.generate(RayCluster.class);
     }
-
-    /** A copy with another status. */
-    public RayCluster withStatus(RayClusterStatus newStatus) {
-        return new RayCluster(apiVersion, kind, metadata, spec, newStatus);
-    }
 }

@@ -44,9 +44,4 @@ public record RayJob(
     public static Schema schema() {
         return SchemaGenerator.generate(RayJob.class);
     }
-
-    /** A copy with another status. */
-    public RayJob withStatus(RayJobStatus newStatus) {
-        return new RayJob(apiVersion, kind, metadata, spec, newStatus);
-    }
 }

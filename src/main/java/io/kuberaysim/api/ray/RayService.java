@@ -44,9 +44,4 @@ public record RayService(
     public static Schema schema() {
         return SchemaGenerator.generate(RayService.class);
     }
-
-    /** A copy with another status. */
-    public RayService withStatus(RayServiceStatuses newStatus) {
-        return new RayService(apiVersion, kind, metadata, spec, newStatus);
-    }
 }

@@ -259,10 +259,6 @@ final class WatchStream implements WatchSink {
         onClose.clear();
     }
 
-    boolean isClosed() {
-        return closed;
-    }
-
     /** An asynchronous JSON body with no MVC timeout: watch lifetimes are governed by timeoutSeconds. */
     private static final class Emitter extends ResponseBodyEmitter {
         Emitter() {

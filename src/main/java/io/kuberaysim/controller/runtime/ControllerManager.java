@@ -120,11 +120,6 @@ public final class ControllerManager implements AutoCloseable {
         return List.copyOf(controllers);
     }
 
-    /** Whether {@link #start()} was called. */
-    public synchronized boolean isStarted() {
-        return started;
-    }
-
     /**
      * Starts informers, then controllers, on the control loop. When called off the loop it waits until
      * the informers have synced (their first list is in the cache). Calling it again has no effect.

@@ -16,7 +16,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /** The /sim/v1/clock endpoints, and the simulated cluster wired into the application. */
-class ClockEndpointTest {
+class ClockEndpointIT {
 
     private static JsonNode json(MvcResult r) throws Exception {
         return Json.MAPPER.readTree(r.getResponse().getContentAsByteArray());

@@ -23,7 +23,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** The REST surface through MockMvc: CRUD, subresources, content types, and Status errors for bad input. */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class ResourceHttpTest {
+class ResourceHttpIT {
     static final String RC = "/apis/ray.io/v1/namespaces/default/rayclusters";
     static final String PODS = "/api/v1/namespaces/default/pods";
     static final String MANIFEST = """

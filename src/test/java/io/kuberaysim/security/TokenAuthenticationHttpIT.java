@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * leave the store as it was.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"kuberay-sim.controllers=false", "kuberay-sim.auth.token=" + TokenAuthenticationHttpTest.TOKEN})
-class TokenAuthenticationHttpTest {
+        properties = {"kuberay-sim.controllers=false", "kuberay-sim.auth.token=" + TokenAuthenticationHttpIT.TOKEN})
+class TokenAuthenticationHttpIT {
     static final String TOKEN = "9f2c-test-token";
     static final String UNAUTHORIZED = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
             + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}";

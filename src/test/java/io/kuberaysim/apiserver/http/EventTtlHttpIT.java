@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** {@code kuberay-sim.event-ttl=30s} on the virtual clock, seen by an HTTP client: the Event goes away on time. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "kuberay-sim.controllers=false", "kuberay-sim.clock=virtual", "kuberay-sim.event-ttl=30s"})
-class EventTtlHttpTest {
+class EventTtlHttpIT {
     static final String EVENTS = "/api/v1/namespaces/default/events";
 
     @LocalServerPort

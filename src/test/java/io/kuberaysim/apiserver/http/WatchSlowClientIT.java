@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.controllers=false", "kuberay-sim.watch-history=100000"})
-class WatchSlowClientTest {
+class WatchSlowClientIT {
     private static final String PATH = "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=";
 
     @LocalServerPort

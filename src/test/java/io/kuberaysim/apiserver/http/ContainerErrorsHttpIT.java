@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * right code and reason: never an HTML page, never Spring Boot's error JSON.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = HttpEdgeTestProperties.ALL)
-class ContainerErrorsHttpTest {
+class ContainerErrorsHttpIT {
     static final String CM = "/api/v1/namespaces/default/configmaps";
     static final String END = "Host: localhost\r\nConnection: close\r\n\r\n";
 

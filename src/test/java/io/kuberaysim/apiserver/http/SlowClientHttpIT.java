@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = HttpEdgeTestProperties.ALL)
 @ExtendWith(OutputCaptureExtension.class)
-class SlowClientHttpTest {
+class SlowClientHttpIT {
     static final String CM = "/api/v1/namespaces/default/configmaps";
     static final Duration GENEROUS = Duration.ofSeconds(15);
 

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * and the shipped http-examples/kubeconfig (with client-node's insecure-skip-tls-verify) still works with kubectl.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
-class KubectlAuthAnonymousE2ETest {
+class KubectlAuthAnonymousE2EIT {
     @LocalServerPort
     int port;
     @TempDir

@@ -25,7 +25,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class InputValidationHttpTest {
+class InputValidationHttpIT {
     static final String PODS = "/api/v1/namespaces/default/pods";
     static final String NODES = "/api/v1/nodes";
     static final String RC = "/apis/ray.io/v1/namespaces/default/rayclusters";

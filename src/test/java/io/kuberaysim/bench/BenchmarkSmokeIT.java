@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs every benchmark scenario at a tiny size so the harness keeps working; the figures mean nothing here. */
-class BenchmarkSmokeTest {
+class BenchmarkSmokeIT {
 
     @Test
     @DisplayName("every scenario completes at smoke size and the results table is written")

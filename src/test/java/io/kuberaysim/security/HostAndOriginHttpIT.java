@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.controllers=false", "kuberay-sim.allowed-origins=https://console.example:8443"})
-class HostAndOriginHttpTest {
+class HostAndOriginHttpIT {
     static final String POD = """
             {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s"},
              "spec":{"containers":[{"name":"c","image":"busybox"}]}}""";

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A graceful shutdown makes {@code /readyz} fail first, while the server still answers and watches are still open;
  * the watches end afterwards.
  */
-class ReadyzDuringShutdownTest {
+class ReadyzDuringShutdownIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
     /** What a client sees during shutdown, asked by the last listener of the close event (after the check's). */

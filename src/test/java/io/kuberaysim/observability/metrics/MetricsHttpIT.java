@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.clock=virtual", "kuberay-sim.controllers=true", "spring.application.name=metrics-test"})
-class MetricsHttpTest {
+class MetricsHttpIT {
     static final String RAYSERVICES = "/apis/ray.io/v1/namespaces/default/rayservices";
 
     @LocalServerPort

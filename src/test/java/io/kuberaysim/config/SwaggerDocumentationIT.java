@@ -14,7 +14,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** Swagger UI lists the Kubernetes paths of every served resource, with a RayCluster example body. */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class SwaggerDocumentationTest {
+class SwaggerDocumentationIT {
     @Autowired
     MockMvc mvc;
 

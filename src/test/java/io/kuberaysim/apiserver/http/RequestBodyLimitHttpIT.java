@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * passes the limit. Each gets kube-apiserver's 413 RequestEntityTooLarge Status and the connection is closed.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = HttpEdgeTestProperties.ALL)
-class RequestBodyLimitHttpTest {
+class RequestBodyLimitHttpIT {
     static final String CM = "/api/v1/namespaces/default/configmaps";
     static final long LIMIT = Long.parseLong(HttpEdgeTestProperties.MAX_BODY);
     static final String TOO_LARGE = "Request entity too large: limit is " + LIMIT;

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.clock=virtual", "kuberay-sim.controllers=true"})
-class SeedDemoRayClusterHttpTest {
+class SeedDemoRayClusterHttpIT {
     static final String MANIFEST = SeedManifests.demoRayCluster();
 
     @LocalServerPort

@@ -23,11 +23,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * With a token over plain HTTP: the kubeconfig the server writes at start carries the real port, the token and
  * client-node's {@code insecure-skip-tls-verify}, and the fabric8 client works from it (a wrong token is a 401).
- * kubectl is exercised with a token in {@link TlsE2ETest}: client-go sends a kubeconfig's token only over TLS.
+ * kubectl is exercised with a token in {@link TlsE2EIT}: client-go sends a kubeconfig's token only over TLS.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"kuberay-sim.controllers=false", "kuberay-sim.auth.token=" + KubeconfigOverHttpE2ETest.TOKEN})
-class KubeconfigOverHttpE2ETest {
+        properties = {"kuberay-sim.controllers=false", "kuberay-sim.auth.token=" + KubeconfigOverHttpE2EIT.TOKEN})
+class KubeconfigOverHttpE2EIT {
     static final String TOKEN = "e2e-0123456789abcdef";
     static final Path DIR;
 

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * stack trace, before the server listens.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class SecuritySettingsStartupTest {
+class SecuritySettingsStartupIT {
     @TempDir
     static Path dir;
 

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The seed's demo, pinned line for line: same output on every run, the seed's result keys and values. */
-class DemoCommandTest {
+class DemoCommandIT {
 
     private static String runDemo() {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

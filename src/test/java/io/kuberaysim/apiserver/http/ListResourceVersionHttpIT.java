@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.controllers=false", "kuberay-sim.clock=virtual", "kuberay-sim.watch-history=300"})
-class ListResourceVersionHttpTest {
+class ListResourceVersionHttpIT {
     static final String CM = "/api/v1/namespaces/default/configmaps";
 
     @LocalServerPort

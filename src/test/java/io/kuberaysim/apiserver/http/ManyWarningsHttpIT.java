@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * truncated as kube-apiserver truncates them, so Tomcat's response header buffer never overflows.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = HttpEdgeTestProperties.ALL)
-class ManyWarningsHttpTest {
+class ManyWarningsHttpIT {
     @LocalServerPort
     int port;
     @Autowired

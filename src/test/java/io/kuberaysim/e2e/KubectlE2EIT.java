@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * kubeconfig pointing at it. Skipped (with a message) where kubectl is not installed.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
-class KubectlE2ETest {
+class KubectlE2EIT {
     static final String DEMO = SeedManifests.demoRayCluster().replace("name: demo-raycluster", "name: %s");
 
     @LocalServerPort

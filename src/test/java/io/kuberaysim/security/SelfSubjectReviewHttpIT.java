@@ -22,7 +22,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class SelfSubjectReviewHttpTest {
+class SelfSubjectReviewHttpIT {
     static final String SSAR = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
     static final String SSRR = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
     static final String SSR = "/apis/authentication.k8s.io/v1/selfsubjectreviews";

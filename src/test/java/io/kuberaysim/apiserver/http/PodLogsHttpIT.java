@@ -19,7 +19,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** {@code kubectl logs}: a simulated container's log once it runs, kube-apiserver's errors before. */
 @SpringBootTest
 @AutoConfigureMockMvc
-class PodLogsHttpTest {
+class PodLogsHttpIT {
     static final String PODS = "/api/v1/namespaces/default/pods";
 
     @Autowired

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Watch streams on a real port: wire format, ordering under concurrent writers, 410, bookmarks, timeouts. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.controllers=false", "kuberay-sim.watch-history=200"})
-class WatchHttpTest {
+class WatchHttpIT {
     static final String CM = "/api/v1/namespaces/default/configmaps";
 
     @LocalServerPort
@@ -198,7 +198,7 @@ class WatchHttpTest {
     void tableWatchSendsOneRowTablesPerEvent() throws Exception {
         createConfigMap("tw-a", "1");
         OpenWatch w = watch(CM + "?watch=true&resourceVersion=0&fieldSelector=metadata.name%3Dtw-a",
-                DiscoveryAndTableHttpTest.TABLE_ACCEPT);
+                DiscoveryAndTableHttpIT.TABLE_ACCEPT);
         JsonNode e = w.next();
         assertThat(e.get("type").asString()).isEqualTo("ADDED");
         assertThat(e.at("/object/kind").asString()).isEqualTo("Table");

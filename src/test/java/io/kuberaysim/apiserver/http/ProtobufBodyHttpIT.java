@@ -23,7 +23,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class ProtobufBodyHttpTest {
+class ProtobufBodyHttpIT {
     static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
     static final String NAMESPACE = "6b3873000a0f0a02763112094e616d65737061636512190a110a017812001a0022002a0032003800"
             + "420012001a020a001a002200";

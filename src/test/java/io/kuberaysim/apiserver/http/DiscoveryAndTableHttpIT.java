@@ -22,7 +22,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** Discovery, /version, the OpenAPI v3 documents kubectl reads, and Table responses, through MockMvc. */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class DiscoveryAndTableHttpTest {
+class DiscoveryAndTableHttpIT {
     static final String AGGREGATED_ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
             + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
     static final String TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,"
@@ -141,7 +141,7 @@ class DiscoveryAndTableHttpTest {
     @Test
     void rayClusterTableHasKubeRayPrinterColumnsAndAges() throws Exception {
         mvc.perform(post("/apis/ray.io/v1/namespaces/default/rayclusters").contentType("application/yaml")
-                .content(ResourceHttpTest.MANIFEST.formatted("tabled"))).andReturn();
+                .content(ResourceHttpIT.MANIFEST.formatted("tabled"))).andReturn();
         mvc.perform(patch("/apis/ray.io/v1/namespaces/default/rayclusters/tabled/status")
                 .contentType("application/merge-patch+json")
                 .content("{\"status\":{\"state\":\"ready\",\"desiredWorkerReplicas\":2,\"desiredCPU\":\"5\","

@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * token gets kubectl's Unauthorized error; the fabric8 client works from the written kubeconfig.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"kuberay-sim.controllers=false", "kuberay-sim.auth.token=" + TlsE2ETest.TOKEN})
-class TlsE2ETest {
+        properties = {"kuberay-sim.controllers=false", "kuberay-sim.auth.token=" + TlsE2EIT.TOKEN})
+class TlsE2EIT {
     static final String TOKEN = "tls-test-token";
     static final Path DIR;
     static final TestCertificates CERTS;

@@ -45,8 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The fabric8 Kubernetes client 8.0.0, unchanged, against the server on a random port. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"kuberay-sim.controllers=false", "kuberay-sim.watch-history=100"})
-class Fabric8ClientE2ETest {
-    static final String RC_YAML = KubectlE2ETest.DEMO;
+class Fabric8ClientE2EIT {
+    static final String RC_YAML = KubectlE2EIT.DEMO;
 
     @LocalServerPort
     int port;
