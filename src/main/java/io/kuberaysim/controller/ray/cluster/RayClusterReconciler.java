@@ -360,44 +360,62 @@ public final class RayClusterReconciler implements Reconciler {
 
         int diff = expected - (groupPods.size() - deleted.size());
         if (diff > 0) {
-            Set<Integer> taken = new HashSet<>();
-            for (StoredObject p : groupPods) {
-                Integer i = RayLabels.workerIndex(name, g, p.name());
-                if (i != null) {
-                    taken.add(i);
-                }
-            }
-            // never recreate a name the autoscaler asked to remove: with deterministic names that would loop
-            for (String n : toDelete) {
-                Integer i = RayLabels.workerIndex(name, g, n);
-                if (i != null) {
-                    taken.add(i);
-                }
-            }
-            int next = 0;
-            for (int k = 0; k < diff; k++) {
-                while (taken.contains(next)) {
-                    next++;
-                }
-                taken.add(next);
-                createWorkerPod(cluster, spec, group, next);
-            }
+            createWorkerPods(cluster, spec, group, groupPods, toDelete, diff);
         } else if (diff < 0 && !autoscaling) {
-            // KubeRay deletes the first Pods of its list; the simulation removes the highest indices so names stay
-            // compact (0..n-1)
-            List<StoredObject> candidates = groupPods.stream()
-                    .filter(p -> !p.isDeleting() && !deleted.contains(p.name()))
-                    .sorted(Comparator.comparing((StoredObject p) -> {
-                        Integer i = RayLabels.workerIndex(name, g, p.name());
-                        return i == null ? Integer.MAX_VALUE : i;
-                    }).reversed())
-                    .toList();
-            int n = Math.min(-diff, candidates.size());
-            for (int k = 0; k < n; k++) {
-                StoredObject p = candidates.get(k);
-                deletePod(cluster, p, g, "DeletedWorkerPod", "FailedToDeleteWorkerPod",
-                        "Deleted Pod " + ns + "/" + p.name(), RayClusterConditions.FAILED_DELETE_WORKER_POD);
+            deleteSurplusWorkerPods(cluster, group, groupPods, deleted, -diff);
+        }
+    }
+
+    /** Scale-up: {@code count} new worker Pods at the lowest free indices. */
+    private void createWorkerPods(StoredObject cluster, RayClusterSpec spec, WorkerGroupSpec group,
+                                  List<StoredObject> groupPods, List<String> toDelete, int count) {
+        String name = cluster.name();
+        String g = group.groupName();
+        Set<Integer> taken = new HashSet<>();
+        for (StoredObject p : groupPods) {
+            Integer i = RayLabels.workerIndex(name, g, p.name());
+            if (i != null) {
+                taken.add(i);
             }
+        }
+        // never recreate a name the autoscaler asked to remove: with deterministic names that would loop
+        for (String n : toDelete) {
+            Integer i = RayLabels.workerIndex(name, g, n);
+            if (i != null) {
+                taken.add(i);
+            }
+        }
+        int next = 0;
+        for (int k = 0; k < count; k++) {
+            while (taken.contains(next)) {
+                next++;
+            }
+            taken.add(next);
+            createWorkerPod(cluster, spec, group, next);
+        }
+    }
+
+    /**
+     * Scale-down without autoscaling: KubeRay deletes the first Pods of its list; the simulation removes the highest
+     * indices so names stay compact (0..n-1).
+     */
+    private void deleteSurplusWorkerPods(StoredObject cluster, WorkerGroupSpec group, List<StoredObject> groupPods,
+                                         Set<String> deleted, int count) {
+        String ns = cluster.namespace();
+        String name = cluster.name();
+        String g = group.groupName();
+        List<StoredObject> candidates = groupPods.stream()
+                .filter(p -> !p.isDeleting() && !deleted.contains(p.name()))
+                .sorted(Comparator.comparing((StoredObject p) -> {
+                    Integer i = RayLabels.workerIndex(name, g, p.name());
+                    return i == null ? Integer.MAX_VALUE : i;
+                }).reversed())
+                .toList();
+        int n = Math.min(count, candidates.size());
+        for (int k = 0; k < n; k++) {
+            StoredObject p = candidates.get(k);
+            deletePod(cluster, p, g, "DeletedWorkerPod", "FailedToDeleteWorkerPod",
+                    "Deleted Pod " + ns + "/" + p.name(), RayClusterConditions.FAILED_DELETE_WORKER_POD);
         }
     }
 

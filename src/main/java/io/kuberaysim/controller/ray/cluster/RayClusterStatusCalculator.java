@@ -161,7 +161,23 @@ public final class RayClusterStatusCalculator {
             transitions.put(state, now);
         }
 
-        // conditions (RayClusterStatusConditions gate, on by default)
+        updateConditions(conditions, old, spec, pods, headPod, failure, now);
+
+        Map<String, String> endpoints = endpoints(headService);
+        HeadInfo head = headInfo(headPod, headService);
+        DesiredResources res = DesiredResources.of(spec);
+        Long generation = cluster.metadata().path("generation").isNumber()
+                ? cluster.metadata().get("generation").asLong() : null;
+        return new RayClusterStatus(state, reason, res.cpu(), res.memory(), res.gpu(), res.tpu(), ready, available,
+                desired, (int) Math.min(Integer.MAX_VALUE, min), (int) Math.min(Integer.MAX_VALUE, max),
+                endpoints.isEmpty() ? null : endpoints, head, old == null ? null : old.lastUpdateTime(),
+                transitions.isEmpty() ? null : transitions, generation, conditions.isEmpty() ? null : conditions);
+    }
+
+    /** KubeRay's status conditions (the RayClusterStatusConditions gate, on by default). */
+    private static void updateConditions(List<Condition> conditions, RayClusterStatus old, RayClusterSpec spec,
+                                         List<StoredObject> pods, StoredObject headPod, ReconcileFailure failure,
+                                         Instant now) {
         if (failure != null) {
             if (failure.marker() != null) {
                 set(conditions, RayClusterConditions.REPLICA_FAILURE, Condition.Status.True, failure.marker(),
@@ -189,6 +205,12 @@ public final class RayClusterStatusCalculator {
                         "RayCluster Pods are being provisioned for first time", now);
             }
         }
+        updateSuspendConditions(conditions, suspend, spec, pods, now);
+    }
+
+    /** RayClusterSuspending and RayClusterSuspended as a suspend request goes through. */
+    private static void updateSuspendConditions(List<Condition> conditions, SuspendStatus suspend,
+                                                RayClusterSpec spec, List<StoredObject> pods, Instant now) {
         switch (suspend) {
             case SUSPENDING -> {
                 if (pods.isEmpty()) {
@@ -213,16 +235,6 @@ public final class RayClusterStatusCalculator {
                 }
             }
         }
-
-        Map<String, String> endpoints = endpoints(headService);
-        HeadInfo head = headInfo(headPod, headService);
-        DesiredResources res = DesiredResources.of(spec);
-        Long generation = cluster.metadata().path("generation").isNumber()
-                ? cluster.metadata().get("generation").asLong() : null;
-        return new RayClusterStatus(state, reason, res.cpu(), res.memory(), res.gpu(), res.tpu(), ready, available,
-                desired, (int) Math.min(Integer.MAX_VALUE, min), (int) Math.min(Integer.MAX_VALUE, max),
-                endpoints.isEmpty() ? null : endpoints, head, old == null ? null : old.lastUpdateTime(),
-                transitions.isEmpty() ? null : transitions, generation, conditions.isEmpty() ? null : conditions);
     }
 
     /**
