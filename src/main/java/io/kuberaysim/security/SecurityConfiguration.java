@@ -1,7 +1,6 @@
 package io.kuberaysim.security;
 
 import io.kuberaysim.config.SimProperties;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
@@ -31,10 +30,10 @@ class SecurityConfiguration {
 
     @Bean
     FilterRegistrationBean<HostAndOriginFilter> hostAndOriginFilter(SecurityProperties props,
-                                                                    ObjectProvider<ServerProperties> server) {
-        InetAddress address = server.getIfAvailable() == null ? null : server.getIfAvailable().getAddress();
+                                                                    ServerProperties server) {
+        InetAddress address = server.getAddress();
         if (address != null && address.isAnyLocalAddress()) {
-            address = null;
+            address = null; // every interface: the Host must name the address the connection arrived on
         }
         FilterRegistrationBean<HostAndOriginFilter> bean = new FilterRegistrationBean<>(
                 new HostAndOriginFilter(props.allowedOrigins(), address));
