@@ -6,7 +6,11 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** The resources this server serves, in discovery order. */
+/**
+ * The resources this server stores ({@link #ALL_TYPES}) and serves ({@link #SERVED_TYPES}, in discovery order).
+ * A served type that is not stored is another version of a stored one (kube-apiserver serves events.k8s.io/v1
+ * Events from the core Event storage).
+ */
 public final class ResourceTypes {
     private static final List<String> ALL = List.of("all");
 
@@ -20,6 +24,9 @@ public final class ResourceTypes {
             true, true, List.of("svc"), ALL);
     public static final ResourceType EVENTS = new ResourceType("", "v1", "Event", "events", "event",
             true, false, List.of("ev"), List.of());
+    /** events.k8s.io/v1 Event: the same stored objects as {@link #EVENTS}, with kube's field mapping. */
+    public static final ResourceType EVENTS_K8S_IO = new ResourceType("events.k8s.io", "v1", "Event", "events",
+            "event", true, false, List.of("ev"), List.of());
     public static final ResourceType CONFIGMAPS = new ResourceType("", "v1", "ConfigMap", "configmaps", "configmap",
             true, false, List.of("cm"), List.of());
     public static final ResourceType JOBS = new ResourceType("batch", "v1", "Job", "jobs", "job",
@@ -33,8 +40,13 @@ public final class ResourceTypes {
     public static final ResourceType RAYSERVICES = new ResourceType("ray.io", "v1", "RayService", "rayservices",
             "rayservice", true, true, List.of(), ALL);
 
+    /** Every stored type (each has its own storage and strategy). */
     public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
             JOBS, LEASES, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
+
+    /** Every served type, in kube-apiserver's discovery order (events.k8s.io is listed before batch). */
+    public static final List<ResourceType> SERVED_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS,
+            CONFIGMAPS, EVENTS_K8S_IO, JOBS, LEASES, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
 
     public static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = new ResourceType("authorization.k8s.io", "v1",
             "SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview", false, false, List.of(),
@@ -52,11 +64,11 @@ public final class ResourceTypes {
     public static final List<ResourceType> REVIEW_TYPES = List.of(SELF_SUBJECT_ACCESS_REVIEWS,
             SELF_SUBJECT_RULES_REVIEWS, SELF_SUBJECT_REVIEWS);
 
-    /** Everything discovery and OpenAPI list: the stored resources, then the reviews. */
-    public static final List<ResourceType> DISCOVERABLE_TYPES = java.util.stream.Stream.concat(ALL_TYPES.stream(),
+    /** Everything discovery and OpenAPI list: the served resources, then the reviews. */
+    public static final List<ResourceType> DISCOVERABLE_TYPES = java.util.stream.Stream.concat(SERVED_TYPES.stream(),
             REVIEW_TYPES.stream()).toList();
 
-    private static final Map<String, ResourceType> BY_PATH = ALL_TYPES.stream()
+    private static final Map<String, ResourceType> BY_PATH = SERVED_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(t -> key(t.group(), t.version(), t.plural()), Function.identity()));
 
     private ResourceTypes() {

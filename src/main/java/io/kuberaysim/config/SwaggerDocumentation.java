@@ -69,7 +69,7 @@ class SwaggerDocumentation {
                     .description("A Kubernetes API server with the KubeRay operator and a simulated cluster. "
                             + "Errors are metav1 Status objects; watches are ?watch=true streams."));
             Paths paths = openApi.getPaths() == null ? new Paths() : openApi.getPaths();
-            for (ResourceType t : ResourceTypes.ALL_TYPES) {
+            for (ResourceType t : ResourceTypes.SERVED_TYPES) {
                 String tag = t.apiVersion() + " " + t.kind();
                 openApi.addTagsItem(new Tag().name(tag));
                 String base = (t.group().isEmpty() ? "/api/v1" : "/apis/" + t.group() + "/" + t.version())

@@ -34,7 +34,7 @@ final class JobController {
     JobController(ControllerManager manager) {
         this.client = manager.client();
         this.clock = manager.clock();
-        this.events = manager.eventRecorder("job-controller");
+        this.events = manager.legacyEventRecorder("job-controller");
     }
 
     void register(ControllerManager manager) {

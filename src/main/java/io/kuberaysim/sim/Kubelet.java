@@ -51,7 +51,7 @@ final class Kubelet {
         this.settings = settings;
         this.pods = manager.informer(ResourceTypes.PODS);
         this.nodes = manager.informer(ResourceTypes.NODES);
-        this.events = manager.eventRecorder("kubelet");
+        this.events = manager.legacyEventRecorder("kubelet");
     }
 
     void register(ControllerManager manager) {

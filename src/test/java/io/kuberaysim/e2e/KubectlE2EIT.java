@@ -262,6 +262,33 @@ class KubectlE2EIT {
                 "Created service default/described-head-svc");
     }
 
+    // kube-apiserver serves the same Events under events.k8s.io/v1 (pkg/apis/events/v1/conversion.go)
+    @Test
+    void eventsK8sIoServesTheSameEvents() throws Exception {
+        assertThat(send("POST", "/apis/events.k8s.io/v1/namespaces/default/events", "application/json", """
+                {"metadata":{"name":"newapi.1"},"eventTime":"2025-01-01T00:00:00.000000Z",
+                 "reportingController":"rayjob-controller","reportingInstance":"rayjob-controller-host",
+                 "action":"Create","reason":"CreatedRayCluster","type":"Normal",
+                 "regarding":{"apiVersion":"ray.io/v1","kind":"RayJob","name":"newapi","namespace":"default"},
+                 "note":"Created RayCluster default/newapi-8zf7m"}""")).isEqualTo(201);
+        Result yaml = kubectl("get", "events.v1.events.k8s.io", "newapi.1", "-o", "yaml");
+        assertThat(yaml.exit()).as(yaml.all()).isZero();
+        assertThat(yaml.out()).contains("apiVersion: events.k8s.io/v1", "note: Created RayCluster default/newapi-8zf7m",
+                "reportingController: rayjob-controller", "deprecatedSource: {}");
+        Result core = kubectl("get", "events", "--field-selector", "involvedObject.name=newapi");
+        assertThat(core.exit()).as(core.all()).isZero();
+        assertThat(core.out()).contains("CreatedRayCluster", "rayjob/newapi", "Created RayCluster default/newapi-8zf7m");
+        Result table = kubectl("get", "events.events.k8s.io", "--field-selector", "regarding.name=newapi");
+        assertThat(table.exit()).as(table.all()).isZero();
+        assertThat(table.out()).contains("LAST SEEN", "CreatedRayCluster", "rayjob/newapi");
+
+        HttpResponse<String> watch = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/apis/events.k8s.io/v1/namespaces/default/events?watch=true&timeoutSeconds=1"
+                + "&fieldSelector=regarding.name%3Dnewapi")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(watch.body()).startsWith("{\"type\":\"ADDED\",\"object\":{\"kind\":\"Event\","
+                + "\"apiVersion\":\"events.k8s.io/v1\"").contains("\"note\":\"Created RayCluster");
+    }
+
     @Test
     void patchLabelReplaceAndServerSideApply() throws Exception {
         assertThat(apply("patched").exit()).isZero();

@@ -52,6 +52,30 @@ public final class ApiException extends RuntimeException {
         return continueToken;
     }
 
+    /**
+     * This error as kube-apiserver words it for a request to {@code served}, another version of {@code stored}
+     * ({@code events.events.k8s.io "x" not found} rather than {@code events "x" not found}).
+     */
+    public ApiException as(ResourceType stored, ResourceType served) {
+        if (details == null || !stored.group().equals(details.group())
+                || !(stored.plural().equals(details.kind()) || stored.kind().equals(details.kind()))) {
+            return this;
+        }
+        String message = getMessage();
+        for (String[] pair : new String[][] {{stored.groupResource() + " \"", served.groupResource() + " \""},
+                {stored.groupKind() + " \"", served.groupKind() + " \""},
+                {"on " + stored.groupResource() + " \"", "on " + served.groupResource() + " \""},
+                {"kind \"" + stored.groupResource() + "\"", "kind \"" + served.groupResource() + "\""}}) {
+            if (message.startsWith(pair[0]) || message.contains(pair[0])) {
+                message = message.replace(pair[0], pair[1]);
+                break;
+            }
+        }
+        String kind = details.kind().equals(stored.plural()) ? served.plural() : served.kind();
+        return new ApiException(code, reason, message, new StatusDetails(details.name(), served.group(), kind,
+                details.uid(), details.causes(), details.retryAfterSeconds()));
+    }
+
     public static ApiException notFound(ResourceType type, String name) {
         return new ApiException(404, "NotFound", type.groupResource() + " \"" + name + "\" not found",
                 StatusDetails.of(type, name));

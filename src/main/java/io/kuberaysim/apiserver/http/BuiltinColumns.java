@@ -90,7 +90,9 @@ final class BuiltinColumns {
 
     static final List<Column> EVENTS = List.of(
             Column.of("Last Seen", "string", "Time since the most recent occurrence.", (o, now) -> {
-                String t = firstText(o, new String[] {"lastTimestamp"}, new String[] {"eventTime"},
+                // kubectl's printEvent: the series' last observation, else lastTimestamp, else the first seen
+                String t = firstText(o, new String[] {"series", "lastObservedTime"}, new String[] {"lastTimestamp"},
+                        new String[] {"firstTimestamp"}, new String[] {"eventTime"},
                         new String[] {"metadata", "creationTimestamp"});
                 return HumanDuration.since(t, now);
             }),
@@ -103,8 +105,12 @@ final class BuiltinColumns {
             Column.of("Subobject", "string", "Field of the object this event is about.",
                     (o, now) -> orEmpty(Json.text(o, "involvedObject", "fieldPath"))).wide(),
             Column.of("Source", "string", "The component reporting this event.", (o, now) -> {
-                String s = firstText(o, new String[] {"source", "component"}, new String[] {"reportingComponent"});
-                return orEmpty(s);
+                // kubectl's formatEventSource: component (or reportingController), then host (or reportingInstance)
+                String component = orEmpty(firstText(o, new String[] {"source", "component"},
+                        new String[] {"reportingComponent"}));
+                String instance = orEmpty(firstText(o, new String[] {"source", "host"},
+                        new String[] {"reportingInstance"}));
+                return instance.isEmpty() ? component : component + ", " + instance;
             }).wide(),
             Column.of("Message", "string", "A human-readable description of the status of this operation.",
                     (o, now) -> orEmpty(Json.text(o, "message"))),
@@ -114,7 +120,8 @@ final class BuiltinColumns {
                 return HumanDuration.since(t, now);
             }).wide(),
             Column.of("Count", "string", "The number of times this event has occurred.", (o, now) -> {
-                long c = longAt(o, "count");
+                long series = longAt(Json.at(o, "series"), "count");
+                long c = series > 0 ? series : longAt(o, "count");
                 return Long.toString(c == 0 ? 1 : c);
             }).wide(),
             new Column("Name", "string", "name", "Name of the event.", 1,

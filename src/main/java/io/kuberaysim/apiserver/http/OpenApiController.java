@@ -125,8 +125,15 @@ class OpenApiController {
                 "Kind is a string value representing the REST resource this object represents.");
         props.putObject("metadata").put("type", "object").put("description",
                 "Standard object's metadata.").put("x-kubernetes-preserve-unknown-fields", true);
-        for (String f : List.of("spec", "status", "data", "binaryData", "involvedObject")) {
+        for (String f : List.of("spec", "status", "data", "binaryData")) {
             props.putObject(f).put("type", "object").put("x-kubernetes-preserve-unknown-fields", true);
+        }
+        if (t.kind().equals("Event")) {
+            List<String> nested = t.group().isEmpty() ? List.of("involvedObject", "source", "series", "related")
+                    : List.of("regarding", "deprecatedSource", "series", "related");
+            for (String f : nested) {
+                props.putObject(f).put("type", "object").put("x-kubernetes-preserve-unknown-fields", true);
+            }
         }
         ObjectNode gvk = s.putArray("x-kubernetes-group-version-kind").addObject();
         gvk.put("group", t.group());

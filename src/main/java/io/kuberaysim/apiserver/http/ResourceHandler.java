@@ -1,6 +1,7 @@
 package io.kuberaysim.apiserver.http;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.conversion.VersionConversion;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.DeleteResult;
@@ -38,12 +39,15 @@ class ResourceHandler {
     private final ResponseRenderer renderer;
     private final long maxBodyBytes;
     private final PodLogs podLogs;
+    private final ConvertedResourceHandler converted;
 
-    ResourceHandler(GenericRegistry registry, ResponseRenderer renderer, HttpLimits limits, PodLogs podLogs) {
+    ResourceHandler(GenericRegistry registry, ResponseRenderer renderer, HttpLimits limits, PodLogs podLogs,
+                    ConvertedResourceHandler converted) {
         this.registry = registry;
         this.renderer = renderer;
         this.maxBodyBytes = limits.maxRequestBodyBytes();
         this.podLogs = podLogs;
+        this.converted = converted;
     }
 
     private byte[] body(HttpServletRequest req) {
@@ -57,6 +61,10 @@ class ResourceHandler {
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.GET)
     Object get(HttpServletRequest req) {
         ResourcePath p = path(req);
+        var conversion = converted.conversion(p.type());
+        if (conversion.isPresent()) {
+            return converted.get(conversion.get(), p, req);
+        }
         if (p.isCollection()) {
             ListOptions options = QueryOptions.list(req);
             if (QueryOptions.watch(req)) {
@@ -88,6 +96,10 @@ class ResourceHandler {
         RequestBodies.Decoded decoded = RequestBodies.decode(body(req), req.getContentType());
         WriteOptions options = QueryOptions.write(req);
         List<String> warnings = RequestBodies.duplicateWarnings(p.type(), decoded, options, false);
+        var conversion = converted.conversion(p.type());
+        if (conversion.isPresent()) {
+            return converted.create(conversion.get(), p, decoded.object(), options, warnings);
+        }
         WriteResult r = registry.create(p.type(), p.namespace(), decoded.object(), options);
         return written(r, HttpStatus.CREATED, warnings);
     }
@@ -102,6 +114,10 @@ class ResourceHandler {
         WriteOptions options = QueryOptions.write(req);
         List<String> warnings = RequestBodies.duplicateWarnings(p.type(), decoded, options, false);
         ObjectNode obj = decoded.object();
+        var conversion = converted.conversion(p.type());
+        if (conversion.isPresent()) {
+            return converted.update(conversion.get(), p, obj, options, warnings);
+        }
         boolean status = "status".equals(p.subresource()) || "finalize".equals(p.subresource());
         if ("finalize".equals(p.subresource())) {
             // a Namespace's finalize subresource writes spec.finalizers only
@@ -130,6 +146,10 @@ class ResourceHandler {
         RequestBodies.Decoded patch = RequestBodies.patch(body(req), type);
         WriteOptions options = QueryOptions.write(req);
         List<String> warnings = RequestBodies.duplicateWarnings(p.type(), patch, options, true);
+        var conversion = converted.conversion(p.type());
+        if (conversion.isPresent()) {
+            return converted.patch(conversion.get(), p, type, patch.value(), options, warnings);
+        }
         WriteResult r = registry.patch(p.type(), p.namespace(), p.name(), type, patch.value(),
                 "status".equals(p.subresource()), options);
         return written(r, r.created() ? HttpStatus.CREATED : HttpStatus.OK, warnings);
@@ -137,7 +157,8 @@ class ResourceHandler {
 
     private List<String> acceptedPatchTypes(ResourcePath p) {
         List<String> types = new ArrayList<>(List.of(PatchType.JSON.contentType(), PatchType.MERGE.contentType()));
-        if (registry.strategy(p.type()).mergeKeys() != null) {
+        var stored = converted.conversion(p.type()).map(VersionConversion::stored).orElse(p.type());
+        if (registry.strategy(stored).mergeKeys() != null) {
             types.add(PatchType.STRATEGIC.contentType());
         }
         types.add(PatchType.APPLY.contentType());
@@ -153,6 +174,10 @@ class ResourceHandler {
         byte[] body = body(req);
         JsonNode optionsBody = body.length == 0 ? null : RequestBodies.object(body, req.getContentType());
         DeleteOptions options = QueryOptions.delete(req, optionsBody);
+        var conversion = converted.conversion(p.type());
+        if (conversion.isPresent()) {
+            return converted.delete(conversion.get(), p, options, req);
+        }
         if (p.isCollection()) {
             List<DeleteResult> results = registry.deleteCollection(p.type(), p.namespace(), QueryOptions.list(req),
                     options);

@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * Renders read responses in the representation the client asked for: the object or list as JSON, or a
@@ -50,6 +51,15 @@ class ResponseRenderer {
     }
 
     Object watch(ResourceType type, String namespace, ListOptions options, HttpServletRequest req) {
+        return watch(type, type, namespace, options, req, null);
+    }
+
+    /**
+     * A watch of {@code stored} answered as {@code served}: {@code view} gives an object's served form (null:
+     * the stored form as it is). Tables are rendered from the stored form.
+     */
+    Object watch(ResourceType stored, ResourceType served, String namespace, ListOptions options,
+                 HttpServletRequest req, UnaryOperator<StoredObject> view) {
         checkAcceptable(req);
         if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
             // fabric8 tries a WebSocket upgrade first and falls back to a plain HTTP watch when the handshake is
@@ -60,10 +70,14 @@ class ResponseRenderer {
         }
         if (wantsTable(req)) {
             TableConverter.IncludeObject include = includeObject(req);
-            return watches.open(type, namespace, options, event -> WatchEvent.encode(event.type(),
+            return watches.open(stored, served, namespace, options, event -> WatchEvent.encode(event.type(),
                     Json.MAPPER.writeValueAsBytes(tables.single(event.object(), include, true))));
         }
-        return watches.open(type, namespace, options, null);
+        if (view != null) {
+            return watches.open(stored, served, namespace, options,
+                    event -> WatchEvent.encode(event.type(), view.apply(event.object()).json()));
+        }
+        return watches.open(stored, served, namespace, options, null);
     }
 
     /** True when the client's most preferred representation we serve is a Table. */

@@ -92,7 +92,16 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
      */
     ResponseBodyEmitter open(ResourceType type, String namespace, ListOptions options,
                              Function<WatchEvent, byte[]> encoder) {
-        WatchStream stream = new WatchStream(type, writers, encoder == null ? WatchStream::sharedLine : encoder,
+        return open(type, type, namespace, options, encoder);
+    }
+
+    /**
+     * Starts a watch of {@code type}'s storage answered as {@code served} (another version of it: bookmarks and
+     * messages name the served type; {@code encoder} converts the objects).
+     */
+    ResponseBodyEmitter open(ResourceType type, ResourceType served, String namespace, ListOptions options,
+                             Function<WatchEvent, byte[]> encoder) {
+        WatchStream stream = new WatchStream(served, writers, encoder == null ? WatchStream::sharedLine : encoder,
                 listener);
         stream.startFrom(startRevision(options));
         active.add(stream);

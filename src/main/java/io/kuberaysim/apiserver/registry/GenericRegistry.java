@@ -308,25 +308,8 @@ public final class GenericRegistry {
     public WriteResult patch(ResourceType type, String namespace, String name, PatchType patchType, JsonNode patch,
                              boolean status, WriteOptions options) {
         ResourceStrategy strategy = strategy(type);
-        if (patchType == PatchType.APPLY && (options.fieldManager() == null || options.fieldManager().isEmpty())) {
-            throw ApiException.invalid("PatchOptions.meta.k8s.io", "PatchOptions", "meta.k8s.io", "",
-                    List.of(new StatusCause("FieldValueRequired", "Required value: is required for apply patch",
-                            "fieldManager")));
-        }
-        if (patchType != PatchType.APPLY && options.force() != null) {
-            throw ApiException.invalid("PatchOptions.meta.k8s.io", "PatchOptions", "meta.k8s.io", "",
-                    List.of(StatusCause.forbidden("force", "may not be specified for non-apply patch")));
-        }
         MergeKeys mergeKeys = strategy.mergeKeys();
-        if (patchType == PatchType.STRATEGIC && mergeKeys == null) {
-            throw ApiException.unsupportedMediaType(List.of(PatchType.JSON.contentType(),
-                    PatchType.MERGE.contentType(), PatchType.APPLY.contentType()));
-        }
-        if (patchType == PatchType.JSON ? !patch.isArray() : !patch.isObject()) {
-            throw ApiException.badRequest(patchType == PatchType.JSON
-                    ? "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
-                    : "the body of the request must be a JSON object for " + patchType.contentType());
-        }
+        checkPatch(patchType, patch, options, mergeKeys);
         UpdateStrategy updates = updateStrategy(status);
         if (patchType == PatchType.APPLY && updates.applyCreates() && store.get(type, namespace, name) == null) {
             ObjectNode obj = ((ObjectNode) patch).deepCopy();
@@ -345,6 +328,37 @@ public final class GenericRegistry {
             decodePatched(strategy, patched);
             return updates.fromPatched(strategy, current, patched, options, warnings);
         }, updates, warnings);
+    }
+
+    /**
+     * Checks a patch request and applies it to {@code current} (a tree the caller owns): for a version served
+     * from another version's storage, whose patches apply to the served form.
+     */
+    public ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchType patchType, JsonNode patch,
+                                 WriteOptions options, MergeKeys mergeKeys) {
+        checkPatch(patchType, patch, options, mergeKeys);
+        return applyPatch(type, current, patchType, patch, mergeKeys);
+    }
+
+    private static void checkPatch(PatchType patchType, JsonNode patch, WriteOptions options, MergeKeys mergeKeys) {
+        if (patchType == PatchType.APPLY && (options.fieldManager() == null || options.fieldManager().isEmpty())) {
+            throw ApiException.invalid("PatchOptions.meta.k8s.io", "PatchOptions", "meta.k8s.io", "",
+                    List.of(new StatusCause("FieldValueRequired", "Required value: is required for apply patch",
+                            "fieldManager")));
+        }
+        if (patchType != PatchType.APPLY && options.force() != null) {
+            throw ApiException.invalid("PatchOptions.meta.k8s.io", "PatchOptions", "meta.k8s.io", "",
+                    List.of(StatusCause.forbidden("force", "may not be specified for non-apply patch")));
+        }
+        if (patchType == PatchType.STRATEGIC && mergeKeys == null) {
+            throw ApiException.unsupportedMediaType(List.of(PatchType.JSON.contentType(),
+                    PatchType.MERGE.contentType(), PatchType.APPLY.contentType()));
+        }
+        if (patchType == PatchType.JSON ? !patch.isArray() : !patch.isObject()) {
+            throw ApiException.badRequest(patchType == PatchType.JSON
+                    ? "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
+                    : "the body of the request must be a JSON object for " + patchType.contentType());
+        }
     }
 
     private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchType patchType, JsonNode patch,

@@ -36,6 +36,7 @@ public final class ControllerManager implements AutoCloseable {
     private final Map<ResourceType, SharedInformer> informers = new LinkedHashMap<>(); // guarded by this
     private final List<Controller> controllers = new ArrayList<>(); // guarded by this
     private final Map<String, EventRecorder> recorders = new ConcurrentHashMap<>();
+    private final Map<String, EventRecorder> legacyRecorders = new ConcurrentHashMap<>();
     private final AtomicLong eventSuffix = new AtomicLong();
     private boolean started; // guarded by this
     private boolean closed; // guarded by this
@@ -75,9 +76,22 @@ public final class ControllerManager implements AutoCloseable {
         return informer;
     }
 
-    /** An event recorder writing Events with {@code source.component} and {@code reportingComponent} = {@code component}. */
+    /**
+     * An events.k8s.io/v1 recorder (client-go's {@code tools/events}, what controller-runtime's
+     * {@code GetEventRecorder} returns and KubeRay and kube-scheduler use): {@code reportingController} =
+     * {@code component}, {@code eventTime} and {@code series}.
+     */
     public EventRecorder eventRecorder(String component) {
-        return recorders.computeIfAbsent(component, c -> new KubeEventRecorder(client, clock, c, eventSuffix));
+        return recorders.computeIfAbsent(component, c -> new EventsV1Recorder(client, clock, c, eventSuffix));
+    }
+
+    /**
+     * A core/v1 recorder (client-go's {@code tools/record}, used by the kubelet and kube-controller-manager):
+     * {@code source.component}, {@code firstTimestamp}/{@code lastTimestamp} and {@code count}.
+     */
+    public EventRecorder legacyEventRecorder(String component) {
+        return legacyRecorders.computeIfAbsent(component,
+                c -> new KubeEventRecorder(client, clock, c, eventSuffix));
     }
 
     /** The in-process client controllers write through. */

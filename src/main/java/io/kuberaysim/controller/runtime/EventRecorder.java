@@ -2,7 +2,7 @@ package io.kuberaysim.controller.runtime;
 
 import io.kuberaysim.apiserver.storage.StoredObject;
 
-/** Writes core/v1 Events about objects, as client-go's record.EventRecorder does. */
+/** Writes Events about objects, as client-go's recorders do (events.k8s.io/v1 or the legacy core/v1 one). */
 public interface EventRecorder {
 
     /** Event type of routine happenings. */

@@ -109,9 +109,9 @@ class ControllerManagerTest {
     }
 
     @Test
-    void eventRecorderWritesAndAggregatesEvents() {
+    void legacyEventRecorderWritesAndAggregatesEvents() {
         StoredObject cm = configMap("subject");
-        EventRecorder rec = h.manager().eventRecorder("test-controller");
+        EventRecorder rec = h.manager().legacyEventRecorder("test-controller");
         rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "it is broken");
         h.advance(Duration.ofSeconds(30));
         rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "it is broken");
@@ -135,6 +135,39 @@ class ControllerManagerTest {
         h.advance(Duration.ofMinutes(11)); // outside the aggregation window: a new Event
         rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "it is broken");
         assertThat(h.client().list(ResourceTypes.EVENTS, "default", null)).hasSize(3);
+    }
+
+    // client-go tools/events/event_broadcaster.go recordToSink and finishSeries; event_recorder.go makeEvent
+    @Test
+    void eventsV1RecorderWritesEventTimeAndSeries() {
+        StoredObject cm = configMap("subject");
+        EventRecorder rec = h.manager().eventRecorder("test-controller");
+        rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "it is broken");
+        StoredObject first = h.client().list(ResourceTypes.EVENTS, "default", null).get(0);
+        assertThat(first.name()).matches("subject\\.[0-9a-f]{16}");
+        assertThat(Json.text(first.object(), "eventTime")).isEqualTo("2025-01-01T00:00:00.000000Z");
+        assertThat(Json.text(first.object(), "reportingComponent")).isEqualTo("test-controller");
+        assertThat(Json.text(first.object(), "reportingInstance")).isEqualTo("test-controller-kuberay-sim");
+        assertThat(first.object().get("firstTimestamp").isNull()).isTrue();
+        assertThat(first.object().get("source").isEmpty()).isTrue();
+        assertThat(first.object().has("count")).isFalse();
+        assertThat(first.object().has("series")).isFalse();
+
+        h.advance(Duration.ofSeconds(30)); // the same event again (the note does not count): a series of 2
+        rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "still broken");
+        h.advance(Duration.ofSeconds(30)); // counted, not written until the series ends
+        rec.event(cm, EventRecorder.WARNING, "Broken", "Validate", "still broken");
+        StoredObject series = h.client().get(ResourceTypes.EVENTS, "default", first.name());
+        assertThat(series.object().at("/series/count").asInt()).isEqualTo(2);
+        assertThat(Json.text(series.object(), "series", "lastObservedTime")).isEqualTo("2025-01-01T00:00:30.000000Z");
+        assertThat(Json.text(series.object(), "message")).isEqualTo("it is broken");
+
+        h.advance(Duration.ofMinutes(7)); // the series ended: its final count is written with the next event
+        rec.event(cm, EventRecorder.NORMAL, "Fine", "Create", "all good");
+        series = h.client().get(ResourceTypes.EVENTS, "default", first.name());
+        assertThat(series.object().at("/series/count").asInt()).isEqualTo(3);
+        assertThat(Json.text(series.object(), "series", "lastObservedTime")).isEqualTo("2025-01-01T00:01:00.000000Z");
+        assertThat(h.client().list(ResourceTypes.EVENTS, "default", null)).hasSize(2);
     }
 
     @Test

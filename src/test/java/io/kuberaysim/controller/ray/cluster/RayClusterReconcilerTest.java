@@ -257,7 +257,10 @@ class RayClusterReconcilerTest {
         assertThat(workerNames("demo")).containsExactly("demo-worker-small-wg-0");
         assertThat(status("demo").path("readyWorkerReplicas").asInt()).isEqualTo(1);
         assertThat(status("demo").path("state").asString()).isEqualTo("ready");
-        assertThat(events("DeletedWorkerPod")).hasSize(3);
+        // client-go tools/events (KubeRay's recorder): the three deletions of one pass are isomorphic (the note
+        // does not count), so one Event with a series of 2; the third occurrence is counted until the series ends
+        assertThat(events("DeletedWorkerPod")).hasSize(1);
+        assertThat(events("DeletedWorkerPod").get(0).path("series").path("count").asInt()).isEqualTo(2);
 
         setReplicas("demo", 3);
         converge();
@@ -371,8 +374,9 @@ class RayClusterReconcilerTest {
         converge();
         StoredObject again = client.get(ResourceTypes.PODS, NS, "demo-head");
         assertThat(again.uid()).isNotEqualTo(head.uid());
-        assertThat(events("CreatedHeadPod")).hasSize(1);
-        assertThat(events("CreatedHeadPod").get(0).path("count").asInt()).isEqualTo(2);
+        // client-go tools/events keys isomorphic events by the regarding object's resourceVersion too: the
+        // cluster changed between the two creations, so two Events
+        assertThat(events("CreatedHeadPod")).hasSize(2);
         assertThat(status("demo").path("head").path("podIP").asString())
                 .isEqualTo(Json.text(again.object(), "status", "podIP"));
     }
