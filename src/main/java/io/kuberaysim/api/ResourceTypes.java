@@ -29,6 +29,12 @@ public final class ResourceTypes {
             "event", true, false, List.of("ev"), List.of());
     public static final ResourceType CONFIGMAPS = new ResourceType("", "v1", "ConfigMap", "configmaps", "configmap",
             true, false, List.of("cm"), List.of());
+    public static final ResourceType SERVICEACCOUNTS = new ResourceType("", "v1", "ServiceAccount", "serviceaccounts",
+            "serviceaccount", true, false, List.of("sa"), List.of());
+    public static final ResourceType ROLES = new ResourceType("rbac.authorization.k8s.io", "v1", "Role", "roles",
+            "role", true, false, List.of(), List.of());
+    public static final ResourceType ROLEBINDINGS = new ResourceType("rbac.authorization.k8s.io", "v1",
+            "RoleBinding", "rolebindings", "rolebinding", true, false, List.of(), List.of());
     public static final ResourceType JOBS = new ResourceType("batch", "v1", "Job", "jobs", "job",
             true, true, List.of(), ALL);
     public static final ResourceType LEASES = new ResourceType("coordination.k8s.io", "v1", "Lease", "leases", "lease",
@@ -42,11 +48,12 @@ public final class ResourceTypes {
 
     /** Every stored type (each has its own storage and strategy). */
     public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
-            JOBS, LEASES, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
+            SERVICEACCOUNTS, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
 
-    /** Every served type, in kube-apiserver's discovery order (events.k8s.io is listed before batch). */
+    /** Every served type, in kube-apiserver's discovery order (events.k8s.io before batch, rbac after it). */
     public static final List<ResourceType> SERVED_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS,
-            CONFIGMAPS, EVENTS_K8S_IO, JOBS, LEASES, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
+            CONFIGMAPS, SERVICEACCOUNTS, EVENTS_K8S_IO, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS,
+            RAYSERVICES);
 
     public static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = new ResourceType("authorization.k8s.io", "v1",
             "SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview", false, false, List.of(),

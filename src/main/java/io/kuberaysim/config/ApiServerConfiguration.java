@@ -12,6 +12,9 @@ import io.kuberaysim.apiserver.registry.ObjectExpiry;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.registry.strategy.ConfigMapStrategy;
+import io.kuberaysim.apiserver.registry.strategy.RoleBindingStrategy;
+import io.kuberaysim.apiserver.registry.strategy.RoleStrategy;
+import io.kuberaysim.apiserver.registry.strategy.ServiceAccountStrategy;
 import io.kuberaysim.apiserver.registry.strategy.CustomResourceStrategy;
 import io.kuberaysim.apiserver.registry.strategy.EventStrategy;
 import io.kuberaysim.apiserver.registry.strategy.JobStrategy;
@@ -67,8 +70,9 @@ class ApiServerConfiguration {
     /** The registry with every served resource's strategy and the namespaces a cluster starts with. */
     static GenericRegistry createRegistry(ObjectStore store, Clock clock, SimProperties props) {
         List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), new PodStrategy(),
-                new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(), new JobStrategy(),
-                new LeaseStrategy(),
+                new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(),
+                new ServiceAccountStrategy(), new JobStrategy(), new LeaseStrategy(), new RoleStrategy(),
+                new RoleBindingStrategy(),
                 new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53),
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
                 new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47));

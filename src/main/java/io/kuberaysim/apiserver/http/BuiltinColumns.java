@@ -142,6 +142,42 @@ final class BuiltinColumns {
                     (o, now) -> orEmpty(Json.text(o, "spec", "holderIdentity"))),
             TableConverter.age("Age"));
 
+    static final List<Column> SERVICEACCOUNTS = List.of(
+            Column.of("Secrets", "string", "Secrets is a list of the secrets in the same namespace that pods running "
+                    + "using this ServiceAccount are allowed to use.",
+                    (o, now) -> Long.toString(size(Json.at(o, "secrets")))),
+            TableConverter.age("Age"));
+
+    static final List<Column> ROLES = List.of(
+            Column.of("Created At", "date", "CreationTimestamp is a timestamp representing the server time when "
+                    + "this object was created.", (o, now) -> orEmpty(Json.text(o, "metadata", "creationTimestamp"))));
+
+    static final List<Column> ROLEBINDINGS = List.of(
+            Column.of("Role", "string", "RoleRef can reference a Role in the current namespace or a ClusterRole in "
+                    + "the global namespace.", (o, now) -> orEmpty(Json.text(o, "roleRef", "kind")) + "/"
+                    + orEmpty(Json.text(o, "roleRef", "name"))),
+            TableConverter.age("Age"),
+            Column.of("Users", "string", "Users in the roleBinding", (o, now) -> subjects(o, "User", false)).wide(),
+            Column.of("Groups", "string", "Groups in the roleBinding", (o, now) -> subjects(o, "Group", false))
+                    .wide(),
+            Column.of("ServiceAccounts", "string", "ServiceAccounts in the roleBinding",
+                    (o, now) -> subjects(o, "ServiceAccount", true)).wide());
+
+    /** kubectl's rolebinding printer: subject names of one kind joined by ", " (service accounts as ns/name). */
+    private static String subjects(JsonNode o, String kind, boolean withNamespace) {
+        List<String> names = new java.util.ArrayList<>();
+        JsonNode subjects = Json.at(o, "subjects");
+        if (subjects != null && subjects.isArray()) {
+            for (JsonNode s : subjects) {
+                if (kind.equals(Json.text(s, "kind"))) {
+                    String ns = orEmpty(Json.text(s, "namespace"));
+                    names.add(withNamespace ? ns + "/" + orEmpty(Json.text(s, "name")) : orEmpty(Json.text(s, "name")));
+                }
+            }
+        }
+        return String.join(", ", names);
+    }
+
     /** The pod STATUS cell, following kubectl's pod printer: phase, then reasons that explain it better. */
     static String podStatus(JsonNode o) {
         String reason = orEmpty(Json.text(o, "status", "phase"));

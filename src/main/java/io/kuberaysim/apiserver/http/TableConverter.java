@@ -74,7 +74,10 @@ class TableConverter {
             Map.entry(ResourceTypes.EVENTS, BuiltinColumns.EVENTS),
             Map.entry(ResourceTypes.NAMESPACES, BuiltinColumns.NAMESPACES),
             Map.entry(ResourceTypes.CONFIGMAPS, BuiltinColumns.CONFIGMAPS),
-            Map.entry(ResourceTypes.LEASES, BuiltinColumns.LEASES));
+            Map.entry(ResourceTypes.LEASES, BuiltinColumns.LEASES),
+            Map.entry(ResourceTypes.SERVICEACCOUNTS, BuiltinColumns.SERVICEACCOUNTS),
+            Map.entry(ResourceTypes.ROLES, BuiltinColumns.ROLES),
+            Map.entry(ResourceTypes.ROLEBINDINGS, BuiltinColumns.ROLEBINDINGS));
 
     private final Clock clock;
 

@@ -93,7 +93,8 @@ class DiscoveryAndTableHttpIT {
         JsonNode groups = body(get("/apis", null));
         assertThat(groups.get("kind").asString()).isEqualTo("APIGroupList");
         assertThat(groups.get("groups")).extracting(g -> g.get("name").asString()).containsExactly("events.k8s.io",
-                "batch", "coordination.k8s.io", "ray.io", "authorization.k8s.io", "authentication.k8s.io");
+                "batch", "coordination.k8s.io", "rbac.authorization.k8s.io", "ray.io", "authorization.k8s.io",
+                "authentication.k8s.io");
 
         JsonNode ray = body(get("/apis/ray.io/v1", null));
         assertThat(ray.get("kind").asString()).isEqualTo("APIResourceList");
@@ -121,8 +122,8 @@ class DiscoveryAndTableHttpIT {
     void openApiIndexAndRayDocumentForKubectl() throws Exception {
         JsonNode index = body(get("/openapi/v3", null));
         assertThat(index.get("paths").propertyNames()).containsExactlyInAnyOrder("api/v1", "apis/events.k8s.io/v1",
-                "apis/batch/v1", "apis/coordination.k8s.io/v1", "apis/ray.io/v1", "apis/authorization.k8s.io/v1",
-                "apis/authentication.k8s.io/v1");
+                "apis/batch/v1", "apis/coordination.k8s.io/v1", "apis/rbac.authorization.k8s.io/v1", "apis/ray.io/v1",
+                "apis/authorization.k8s.io/v1", "apis/authentication.k8s.io/v1");
         String url = index.at("/paths/apis~1ray.io~1v1/serverRelativeURL").asString();
         assertThat(url).startsWith("/openapi/v3/apis/ray.io/v1?hash=");
 
