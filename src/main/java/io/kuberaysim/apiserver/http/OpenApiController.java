@@ -85,8 +85,9 @@ class OpenApiController {
         if (t.isCustomResource()) {
             return "io.ray." + t.version() + "." + t.kind();
         }
-        return "io.k8s.api." + (t.group().isEmpty() ? "core" : t.group().replaceFirst("\\.k8s\\.io$", "")) + "."
-                + t.version() + "." + t.kind();
+        // Go package names: the group's first label (events.k8s.io -> events, rbac.authorization.k8s.io -> rbac)
+        return "io.k8s.api." + (t.group().isEmpty() ? "core" : t.group().split("\\.")[0]) + "." + t.version() + "."
+                + t.kind();
     }
 
     static ObjectNode document(String group, String version) {

@@ -183,7 +183,7 @@ class EventsApiHttpTest {
         assertThat(resources.at("/resources/0/name").asString()).isEqualTo("events");
         assertThat(resources.at("/resources/0/shortNames/0").asString()).isEqualTo("ev");
         assertThat(body(send(get("/openapi/v3/apis/events.k8s.io/v1"), null, null))
-                .at("/components/schemas/io.k8s.api.events.k8s.io.v1.Event/properties/regarding/type").asString())
+                .at("/components/schemas/io.k8s.api.events.v1.Event/properties/regarding/type").asString())
                 .isEqualTo("object");
 
         send(post(NEW), "application/json", newEvent("g.1", "g"));
