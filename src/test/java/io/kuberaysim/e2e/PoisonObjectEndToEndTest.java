@@ -55,6 +55,16 @@ class PoisonObjectEndToEndTest {
         return stored;
     }
 
+    /**
+     * How often an Event happened: {@code series.count} for events.k8s.io recorders (1 without a series),
+     * {@code count} for the legacy core/v1 recorder, as kubectl's event printer counts.
+     */
+    static int occurrences(StoredObject e) {
+        int series = e.object().path("series").path("count").asInt();
+        int count = e.object().path("count").asInt();
+        return series > 0 ? series : count > 0 ? count : 1;
+    }
+
     /** Warning Events about {@code name} with {@code reason}, as {@code count × message}. */
     List<String> warnings(String namespace, String name, String reason) {
         List<String> out = new ArrayList<>();
@@ -62,7 +72,7 @@ class PoisonObjectEndToEndTest {
             if (name.equals(Json.text(e.object(), "involvedObject", "name"))
                     && reason.equals(Json.text(e.object(), "reason"))) {
                 assertThat(Json.text(e.object(), "type")).isEqualTo("Warning");
-                out.add(e.object().path("count").asInt() + " × " + Json.text(e.object(), "message"));
+                out.add(occurrences(e) + " × " + Json.text(e.object(), "message"));
             }
         }
         return out;
@@ -234,9 +244,9 @@ class PoisonObjectEndToEndTest {
                 .filter(e -> "poison".equals(Json.text(e.object(), "involvedObject", "name"))
                         && "ReconcileError".equals(Json.text(e.object(), "reason")))
                 .toList();
-        assertThat(poisonEvents).extracting(e -> Json.text(e.object(), "source", "component"))
+        assertThat(poisonEvents).extracting(e -> Json.text(e.object(), "reportingComponent"))
                 .containsExactlyInAnyOrder("raycluster-controller", "raycluster-autoscaler");
-        assertThat(poisonEvents).allSatisfy(e -> assertThat(e.object().path("count").asInt()).isEqualTo(1));
+        assertThat(poisonEvents).allSatisfy(e -> assertThat(occurrences(e)).isEqualTo(1));
     }
 
     @Test
