@@ -22,7 +22,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class RbacAndServiceAccountHttpTest {
+class RbacAndServiceAccountHttpIT {
     static final String SA = "/api/v1/namespaces/default/serviceaccounts";
     static final String ROLES = "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles";
     static final String BINDINGS = "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings";
@@ -57,13 +57,13 @@ class RbacAndServiceAccountHttpTest {
         assertThat(rb.getResponse().getStatus()).isEqualTo(201);
         assertThat(body(rb).at("/subjects/1/apiGroup").asString()).isEqualTo("rbac.authorization.k8s.io");
 
-        JsonNode table = body(send(get(BINDINGS).header("Accept", DiscoveryAndTableHttpTest.TABLE_ACCEPT), null,
+        JsonNode table = body(send(get(BINDINGS).header("Accept", DiscoveryAndTableHttpIT.TABLE_ACCEPT), null,
                 null));
         assertThat(table.at("/columnDefinitions/1/name").asString()).isEqualTo("Role");
         assertThat(table.at("/rows/0/cells/1").asString()).isEqualTo("Role/demo");
         assertThat(table.at("/rows/0/cells/3").asString()).isEqualTo("alice");
         assertThat(table.at("/rows/0/cells/5").asString()).isEqualTo("default/demo");
-        JsonNode saTable = body(send(get(SA).header("Accept", DiscoveryAndTableHttpTest.TABLE_ACCEPT), null, null));
+        JsonNode saTable = body(send(get(SA).header("Accept", DiscoveryAndTableHttpIT.TABLE_ACCEPT), null, null));
         assertThat(saTable.at("/columnDefinitions/1/name").asString()).isEqualTo("Secrets");
 
         MvcResult changed = send(patch(BINDINGS + "/demo"), "application/merge-patch+json",

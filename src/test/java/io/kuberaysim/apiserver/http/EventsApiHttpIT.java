@@ -23,7 +23,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class EventsApiHttpTest {
+class EventsApiHttpIT {
     static final String NEW = "/apis/events.k8s.io/v1/namespaces/default/events";
     static final String CORE = "/api/v1/namespaces/default/events";
 
@@ -187,7 +187,7 @@ class EventsApiHttpTest {
                 .isEqualTo("object");
 
         send(post(NEW), "application/json", newEvent("g.1", "g"));
-        JsonNode table = body(send(get(NEW).header("Accept", DiscoveryAndTableHttpTest.TABLE_ACCEPT)
+        JsonNode table = body(send(get(NEW).header("Accept", DiscoveryAndTableHttpIT.TABLE_ACCEPT)
                 .param("fieldSelector", "regarding.name=g"), null, null));
         assertThat(table.get("kind").asString()).isEqualTo("Table");
         assertThat(table.at("/columnDefinitions/0/name").asString()).isEqualTo("Last Seen");
