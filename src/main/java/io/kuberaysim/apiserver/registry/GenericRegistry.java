@@ -489,7 +489,9 @@ public final class GenericRegistry {
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type, current.name(), causes);
         }
-        if (current.isDeleting() && !strategy.hasFinalizers(next)) {
+        // the last finalizer gone ends a deletion only once its grace period is over (the kubelet deletes a Pod with
+        // grace 0 when its containers stopped), as kube-apiserver's shouldDeleteDuringUpdate
+        if (current.isDeleting() && !strategy.hasFinalizers(next) && deletionGrace(current.object()) == 0) {
             return UpdateResult.deleteObject();
         }
         return UpdateResult.replace(next);
@@ -553,7 +555,9 @@ public final class GenericRegistry {
             }
             Instant now = now();
             if (!c.isDeleting()) {
-                if (graceful && fin == null && !strategy.hasFinalizers(next)) {
+                // graceful deletion and finalizers are independent: a Pod deleted in the foreground (or with its own
+                // finalizers) still gets its grace period, as rest.BeforeDelete sets it
+                if (graceful) {
                     meta.put("deletionTimestamp", now.plusSeconds(grace).toString());
                     meta.put("deletionGracePeriodSeconds", grace);
                 } else {
@@ -564,6 +568,14 @@ public final class GenericRegistry {
                     meta.put("generation", meta.get("generation").asLong() + 1);
                 }
                 strategy.prepareForDelete(next);
+            } else if (options.gracePeriodSeconds() != null && grace != null && grace < deletionGrace(c.object())) {
+                // a shorter grace period brings the deletion forward; at 0 the object goes once no finalizer holds it
+                meta.put("deletionTimestamp", now.plusSeconds(grace).toString());
+                meta.put("deletionGracePeriodSeconds", grace);
+                if (grace == 0 && !strategy.hasFinalizers(next)) {
+                    removed[0] = true;
+                    return UpdateResult.deleteObject();
+                }
             } else if (options.gracePeriodSeconds() != null && options.gracePeriodSeconds() == 0
                     && !strategy.hasFinalizers(next)) {
                 removed[0] = true;
@@ -581,6 +593,11 @@ public final class GenericRegistry {
         } catch (ObjectStore.KeyNotFoundException e) {
             throw ApiException.notFound(type, name);
         }
+    }
+
+    /** A deleting object's {@code metadata.deletionGracePeriodSeconds}; 0 when absent. */
+    private static long deletionGrace(JsonNode object) {
+        return object.path("metadata").path("deletionGracePeriodSeconds").asLong(0);
     }
 
     /** Removes every object of a collection matching the selectors; answers the items as they were handled. */

@@ -72,6 +72,35 @@ class GarbageCollectorTest {
     }
 
     @Test
+    @DisplayName("Foreground: a bound Pod keeps its grace period; the owner goes after the kubelet's delete with 0")
+    void foregroundWaitsForGracefulTermination() {
+        StoredObject owner = owner();
+        ObjectNode pod = TestCluster.yaml("""
+                metadata:
+                  name: running
+                  ownerReferences:
+                  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: %s, controller: true, blockOwnerDeletion: true}
+                spec:
+                  nodeName: sim-node-0
+                  containers: [{name: c, image: busybox}]
+                """.formatted(owner.uid()));
+        registry.create(PODS, "default", pod, WriteOptions.DEFAULT);
+        registry.delete(CONFIGMAPS, "default", "owner", DeleteOptions.propagation("Foreground"));
+        cluster.settle();
+        StoredObject terminating = registry.store().get(PODS, "default", "running");
+        assertThat(terminating.isDeleting()).isTrue();
+        assertThat(terminating.metadata().get("deletionGracePeriodSeconds").asLong()).isEqualTo(30);
+        assertThat(java.time.Instant.parse(terminating.metadata().get("deletionTimestamp").asString()))
+                .isEqualTo(cluster.clock.now().plusSeconds(30));
+        assertThat(registry.store().get(CONFIGMAPS, "default", "owner")).isNotNull();
+
+        registry.delete(PODS, "default", "running", DeleteOptions.immediate()); // the kubelet, containers stopped
+        cluster.settle();
+        assertThat(exists("running")).isFalse();
+        assertThat(registry.store().get(CONFIGMAPS, "default", "owner")).isNull();
+    }
+
+    @Test
     @DisplayName("Orphan: dependents stay and lose their ownerReference")
     void orphan() {
         StoredObject owner = owner();

@@ -1,9 +1,13 @@
 package io.kuberaysim.e2e;
 
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import io.kuberaysim.testing.Kubectl;
+import io.kuberaysim.testing.SeedManifests;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -17,25 +21,33 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** {@code kubectl logs} against the simulated cluster on the virtual clock. */
+/** kubectl 1.32 against the operator and the simulated cluster on the virtual clock: logs, cascading deletion. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class KubectlLogsE2ETest {
+class KubectlClusterE2ETest {
     @LocalServerPort
     int port;
     @Autowired
     Clock clock;
+    @Autowired
+    GenericRegistry registry;
     @TempDir
     static Path dir;
+    Kubectl kubectl;
+    VirtualClock virtual;
 
     @BeforeAll
     static void kubectlInstalled() {
         assumeTrue(Kubectl.installed(), "kubectl is not on PATH: skipping the kubectl end-to-end tests");
     }
 
+    @BeforeEach
+    void kubectl() {
+        kubectl = new Kubectl(port, dir);
+        virtual = (VirtualClock) clock;
+    }
+
     @Test
     void followEndsWhenTheContainerStopsAndPreviousTailTimestampsWork() throws Exception {
-        Kubectl kubectl = new Kubectl(port, dir);
-        VirtualClock virtual = (VirtualClock) clock;
         Kubectl.Result created = kubectl.runWithInput("""
                 apiVersion: v1
                 kind: Pod
@@ -62,5 +74,32 @@ class KubectlLogsE2ETest {
         assertThat(tail.out()).as(tail.all()).matches("\\S+Z \\[kuberay-sim] exited with code 0 at \\S+\\n");
         Kubectl.Result container = kubectl.run("logs", "followed", "-c", "nope");
         assertThat(container.err()).contains("container nope is not valid for pod followed");
+    }
+
+    @Test
+    void foregroundDeletionReturnsOnceThePodsTerminated() throws Exception {
+        String manifest = SeedManifests.demoRayCluster().replace("name: demo-raycluster", "name: fg");
+        assertThat(kubectl.runWithInput(manifest, "apply", "-f", "-").exit()).isZero();
+        virtual.awaitIdle();
+        virtual.advance(Duration.ofSeconds(3));
+        assertThat(registry.reader().list(ResourceTypes.PODS, "default",
+                io.kuberaysim.apiserver.registry.ListOptions.ALL).items()).anyMatch(p -> p.name().startsWith("fg-"));
+
+        try (Kubectl.Background delete = kubectl.start("delete", "--cascade=foreground", "raycluster/fg")) {
+            delete.awaitLine("raycluster.ray.io \"fg\" deleted");
+            // the Pods terminate gracefully (30 s grace, the kubelet's 1 s termination): nothing is gone yet
+            virtual.awaitIdle();
+            var head = registry.store().get(ResourceTypes.PODS, "default", "fg-head");
+            assertThat(head).isNotNull();
+            assertThat(head.metadata().get("deletionGracePeriodSeconds").asLong()).isEqualTo(30);
+            assertThat(registry.store().get(ResourceTypes.RAYCLUSTERS, "default", "fg")).isNotNull();
+            assertThat(delete.process.isAlive()).as("kubectl waits for the cluster to go").isTrue();
+
+            virtual.advance(Duration.ofSeconds(2));
+            assertThat(delete.process.waitFor(30, TimeUnit.SECONDS)).as("kubectl delete returns").isTrue();
+            assertThat(delete.process.exitValue()).isZero();
+            assertThat(registry.store().get(ResourceTypes.RAYCLUSTERS, "default", "fg")).isNull();
+            assertThat(registry.store().get(ResourceTypes.PODS, "default", "fg-head")).isNull();
+        }
     }
 }
