@@ -11,6 +11,7 @@ import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,18 +30,56 @@ public final class Timeline implements AutoCloseable {
 
     private final Clock clock;
     private final Instant start;
-    private final List<String> lines = new ArrayList<>();
+    private final int capacity;
+    private final ArrayDeque<String> lines = new ArrayDeque<>();
+    /** Lines dropped from the front to stay within the capacity; the number of the oldest line kept. */
+    private long dropped;
     private final ObjectStore.Subscription subscription;
 
+    /** A timeline that keeps every line (the demo's run is short). */
     public Timeline(ObjectStore store, Clock clock) {
+        this(store, clock, Integer.MAX_VALUE);
+    }
+
+    /** A timeline that keeps the last {@code capacity} lines (a server runs for ever). */
+    public Timeline(ObjectStore store, Clock clock, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be positive: " + capacity);
+        }
         this.clock = clock;
         this.start = clock.now();
+        this.capacity = capacity;
         this.subscription = store.watch(null, store.revision(), this::onEvent);
     }
 
-    /** Lines recorded so far. */
+    /** Lines recorded so far (the last {@code capacity}). */
     public synchronized List<String> lines() {
         return List.copyOf(lines);
+    }
+
+    /**
+     * Lines from number {@code from} on (numbered from 0 since the start, dropped lines included), at most
+     * {@code max}: a reader that passes the previous page's {@link Page#next()} gets only what is new.
+     */
+    public synchronized Page since(long from, int max) {
+        long first = Math.max(from, dropped);
+        long end = dropped + lines.size();
+        List<String> out = new ArrayList<>();
+        long i = dropped;
+        for (String line : lines) {
+            if (i >= first && out.size() < max) {
+                out.add(line);
+            }
+            i++;
+        }
+        return new Page(first > end ? end : first, Math.min(end, first + out.size()), out);
+    }
+
+    /**
+     * A run of timeline lines: {@code first} is the number of its first line (more than the number asked for when
+     * older lines were dropped), {@code next} the number to ask for next.
+     */
+    public record Page(long first, long next, List<String> lines) {
     }
 
     private synchronized void onEvent(WatchEvent e) {
@@ -52,7 +91,11 @@ public final class Timeline implements AutoCloseable {
         String line = describe(e);
         if (line != null) {
             double seconds = Duration.between(start, clock.now()).toMillis() / 1000.0;
-            lines.add(String.format(Locale.ROOT, "[%6.1fs] %s", seconds, line));
+            lines.addLast(String.format(Locale.ROOT, "[%6.1fs] %s", seconds, line));
+            if (lines.size() > capacity) {
+                lines.removeFirst();
+                dropped++;
+            }
         }
     }
 

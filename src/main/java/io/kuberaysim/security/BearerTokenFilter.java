@@ -12,6 +12,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Authentication in front of every handler, as kube-apiserver's: a valid {@code Authorization: Bearer} token makes
@@ -26,6 +27,10 @@ final class BearerTokenFilter extends OncePerRequestFilter {
     private static final Set<String> PUBLIC_INFO = Set.of("/version", "/version/", "/healthz", "/livez", "/readyz");
     /** Swagger UI and its spec: the page loads before the user can enter a token in its Authorize dialog. */
     private static final Set<String> DOCUMENTATION_PREFIXES = Set.of("/swagger-ui/", "/v3/api-docs");
+    /** The web console's static files and the redirect to them: the page asks for the token once it is loaded. */
+    private static final Set<String> CONSOLE_PATHS = Set.of("/", "/console", "/console/");
+    private static final String CONSOLE_PREFIX = "/console/";
+    private static final Pattern CONSOLE_FILE = Pattern.compile("/console/[A-Za-z0-9_./-]*");
 
     private final TokenAuthenticator authenticator;
 
@@ -67,7 +72,11 @@ final class BearerTokenFilter extends OncePerRequestFilter {
     }
 
     static boolean isPublic(String path) {
-        if (PUBLIC_INFO.contains(path) || path.equals("/swagger-ui.html")) {
+        if (PUBLIC_INFO.contains(path) || path.equals("/swagger-ui.html") || CONSOLE_PATHS.contains(path)) {
+            return true;
+        }
+        // plain file paths only: a dot segment or an escape could lead past the prefix to an API path
+        if (path.startsWith(CONSOLE_PREFIX) && CONSOLE_FILE.matcher(path).matches() && !path.contains("..")) {
             return true;
         }
         return DOCUMENTATION_PREFIXES.stream().anyMatch(path::startsWith);

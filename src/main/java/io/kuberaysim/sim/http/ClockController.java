@@ -1,6 +1,7 @@
 package io.kuberaysim.sim.http;
 
 import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import org.springframework.http.MediaType;
@@ -14,17 +15,26 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * {@code /sim/v1/clock}: reads the simulation clock and, on a virtual clock, moves it. Errors are
+ * {@code /sim/v1/clock}: reads the simulation clock and, on a virtual clock, moves it by a duration or until the
+ * cluster settles. Errors are
  * Kubernetes Status bodies (rendered by the API server's error advice).
  */
 @RestController
 class ClockController {
-    private final Clock clock;
+    /** How long without a write {@code settle} waits for before it calls the cluster idle. */
+    private static final Duration QUIET = Duration.ofSeconds(30);
+    /** How far {@code settle} moves time at most, so periodic resyncs cannot keep it going for ever. */
+    private static final Duration SETTLE_LIMIT = Duration.ofHours(1);
 
-    ClockController(Clock clock) {
+    private final Clock clock;
+    private final ObjectStore store;
+
+    ClockController(Clock clock, ObjectStore store) {
         this.clock = clock;
+        this.store = store;
     }
 
     @GetMapping(path = "/sim/v1/clock", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -35,10 +45,7 @@ class ClockController {
     /** Processes every event up to now + seconds (fractions allowed) and answers the new time. */
     @PostMapping(path = "/sim/v1/clock/advance", produces = MediaType.APPLICATION_JSON_VALUE)
     Map<String, Object> advance(@RequestParam(name = "seconds", required = false) String seconds) {
-        if (!(clock instanceof VirtualClock virtual)) {
-            throw new ApiException(409, "Conflict",
-                    "the clock is in " + clock.mode() + " mode; only a virtual clock can be advanced", null);
-        }
+        VirtualClock virtual = virtualClock();
         Duration d;
         try {
             BigDecimal s = new BigDecimal(seconds == null ? "" : seconds.trim());
@@ -51,6 +58,40 @@ class ClockController {
                     + seconds + "\"");
         }
         return describe(virtual.advance(d));
+    }
+
+    /**
+     * Runs the cluster until nothing is pending: moves time from timer to timer (as the demo does) until no timer is
+     * left, or the next one is more than 30 s after the last write to the store (what remains are periodic resyncs
+     * and requeues that change nothing), or one hour has passed. Answers the new time.
+     */
+    @PostMapping(path = "/sim/v1/clock/settle", produces = MediaType.APPLICATION_JSON_VALUE)
+    Map<String, Object> settle() {
+        VirtualClock virtual = virtualClock();
+        virtual.awaitIdle();
+        Instant limit = virtual.now().plus(SETTLE_LIMIT);
+        Instant lastWrite = virtual.now();
+        long revision = store.revision();
+        while (true) {
+            Optional<Instant> next = virtual.nextTimer();
+            if (next.isEmpty() || next.get().isAfter(limit) || next.get().isAfter(lastWrite.plus(QUIET))) {
+                break;
+            }
+            Instant now = virtual.advance(Duration.between(virtual.now(), next.get()).abs());
+            if (store.revision() != revision) {
+                revision = store.revision();
+                lastWrite = now;
+            }
+        }
+        return describe(virtual.now());
+    }
+
+    private VirtualClock virtualClock() {
+        if (!(clock instanceof VirtualClock virtual)) {
+            throw new ApiException(409, "Conflict",
+                    "the clock is in " + clock.mode() + " mode; only a virtual clock can be advanced", null);
+        }
+        return virtual;
     }
 
     private Map<String, Object> describe(Instant now) {
