@@ -15,9 +15,25 @@ class BearerTokenFilterTest {
         assertThat(BearerTokenFilter.isPublic(path)).isTrue();
     }
 
+    /** The web console's files and the redirect to them: the page asks for the token once it has loaded. */
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/console", "/console/", "/console/index.html", "/console/js/views/cluster.js",
+            "/console/examples/", "/console/examples/demo-raycluster.yaml"})
+    void theConsolePageIsPublic(String path) {
+        assertThat(BearerTokenFilter.isPublic(path)).isTrue();
+    }
+
+    /** A path that only starts like the console's could lead to an API path once normalised. */
+    @ParameterizedTest
+    @ValueSource(strings = {"/console/../api/v1/pods", "/console/%2e%2e/api/v1/pods", "/console/x;/../../metrics",
+            "/consoles", "/console.json"})
+    void onlyPlainConsoleFilePathsArePublic(String path) {
+        assertThat(BearerTokenFilter.isPublic(path)).isFalse();
+    }
+
     /** kube's system:public-info-viewer names exact paths: a check's sub-path or /metrics needs a token. */
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/metrics", "/readyz/ping", "/healthz/log", "/api", "/apis", "/openapi/v3",
+    @ValueSource(strings = {"/metrics", "/readyz/ping", "/healthz/log", "/api", "/apis", "/openapi/v3",
             "/sim/v1/clock", "/versions", "/api/v1/namespaces"})
     void everythingElseNeedsAToken(String path) {
         assertThat(BearerTokenFilter.isPublic(path)).isFalse();

@@ -79,6 +79,9 @@ class ClockEndpointIT {
             MvcResult r = mvc.perform(post("/sim/v1/clock/advance").param("seconds", "5")).andReturn();
             assertThat(r.getResponse().getStatus()).isEqualTo(409);
             assertThat(json(r).get("reason").asString()).isEqualTo("Conflict");
+            MvcResult settle = mvc.perform(post("/sim/v1/clock/settle")).andReturn();
+            assertThat(settle.getResponse().getStatus()).isEqualTo(409);
+            assertThat(json(settle).get("kind").asString()).isEqualTo("Status");
         }
     }
 }
