@@ -47,7 +47,16 @@ export function mount(root, [namespace, name]) {
     if (confirm(`Delete RayJob ${namespace}/${name}?`)) deleteObject('RayJob', namespace, name);
   });
 
+  let reading = false;
+  let readAgain = false;
+
+  /** Reads the timeline's new lines; one read at a time, so no line is counted twice. */
   async function readPath() {
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
     try {
       for (;;) {
         const page = await getJson(`/sim/v1/timeline?since=${next}`);
@@ -63,8 +72,14 @@ export function mount(root, [namespace, name]) {
       }
     } catch (e) {
       // the timeline is an extra: the current state still shows
+    } finally {
+      reading = false;
     }
     render();
+    if (readAgain) {
+      readAgain = false;
+      readPath();
+    }
   }
 
   function render() {
