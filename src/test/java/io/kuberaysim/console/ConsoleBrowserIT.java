@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "kuberay-sim.seed=4242")
-class ConsoleBrowserTest {
+class ConsoleBrowserIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static BrowserSession browser;
 
