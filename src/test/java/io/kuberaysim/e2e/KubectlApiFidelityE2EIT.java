@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the API rules of issue 17 are those of a real cluster.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
-class KubectlApiFidelityE2ETest {
+class KubectlApiFidelityE2EIT {
     static final String DEMO = SeedManifests.demoRayCluster().replace("name: demo-raycluster", "name: %s");
 
     @LocalServerPort

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** kubectl 1.32 against the operator and the simulated cluster on the virtual clock: logs, cascading deletion. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class KubectlClusterE2ETest {
+class KubectlClusterE2EIT {
     @LocalServerPort
     int port;
     @Autowired

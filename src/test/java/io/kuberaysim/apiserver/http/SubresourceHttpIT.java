@@ -16,7 +16,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** Subresources a type does not have: the CRD handler's NotFound for Ray kinds, the generic 404 for built-ins. */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class SubresourceHttpTest {
+class SubresourceHttpIT {
     @Autowired
     MockMvc mvc;
 

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** The fabric8 client, unchanged, using the API rules of issue 17 against the API server alone. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
-class Fabric8ApiFidelityE2ETest {
+class Fabric8ApiFidelityE2EIT {
     @LocalServerPort
     int port;
     KubernetesClient client;

@@ -21,7 +21,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** {@code kubectl logs} options on a simulated container that exits after 5 s and is restarted. */
 @SpringBootTest
 @AutoConfigureMockMvc
-class PodLogOptionsHttpTest {
+class PodLogOptionsHttpIT {
     static final String PODS = "/api/v1/namespaces/default/pods";
 
     @Autowired

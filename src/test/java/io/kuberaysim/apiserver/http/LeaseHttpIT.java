@@ -17,7 +17,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** coordination.k8s.io/v1 Leases: served, discovered, described in OpenAPI, validated, printed with their holder. */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class LeaseHttpTest {
+class LeaseHttpIT {
     static final String LEASES = "/apis/coordination.k8s.io/v1/namespaces/default/leases";
 
     @Autowired

@@ -24,7 +24,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class FieldSelectorHttpTest {
+class FieldSelectorHttpIT {
     @Autowired
     MockMvc mvc;
 
