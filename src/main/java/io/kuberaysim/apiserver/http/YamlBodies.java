@@ -81,6 +81,7 @@ final class YamlBodies {
     private static Yaml yaml() {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(true); // reported below, refused only under fieldValidation=Strict
+        options.setWarnOnDuplicateKeys(false); // its log line would carry the raw key
         options.setAllowRecursiveKeys(false);
         options.setMaxAliasesForCollections(Integer.MAX_VALUE); // bounded by the expanded size instead
         options.setCodePointLimit(Integer.MAX_VALUE); // the body was already read within its limit

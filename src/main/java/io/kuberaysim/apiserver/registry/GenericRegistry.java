@@ -326,6 +326,7 @@ public final class GenericRegistry {
         return write(type, namespace, name, options, current -> {
             ObjectNode patched = applyPatch(type, current.copy(), patchType, patch, mergeKeys);
             decodePatched(strategy, patched);
+            checkPatchedIdentity(type, namespace, name, patched);
             return updates.fromPatched(strategy, current, patched, options, warnings);
         }, updates, warnings);
     }
@@ -358,6 +359,16 @@ public final class GenericRegistry {
             throw ApiException.badRequest(patchType == PatchType.JSON
                     ? "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
                     : "the body of the request must be a JSON object for " + patchType.contentType());
+        }
+        if (patchType == PatchType.JSON) {
+            for (JsonNode op : patch) {
+                if (!op.isObject()) {
+                    // jsonpatch.DecodePatch fails on it before anything is applied
+                    throw ApiException.badRequest("json: cannot unmarshal " + (op.isArray() ? "array"
+                            : op.isString() ? "string" : op.isNumber() ? "number" : op.isBoolean() ? "bool" : "null")
+                            + " into Go value of type jsonpatch.Operation");
+                }
+            }
         }
     }
 
@@ -409,6 +420,24 @@ public final class GenericRegistry {
             patched.put("apiVersion", type.apiVersion());
             patched.put("kind", type.kind());
             patched.setAll(rest);
+        }
+    }
+
+    /**
+     * A patch may not rename or move the object: 400 with kube-apiserver's messages, where the stored name and
+     * namespace would otherwise silently win over what the client asked for.
+     */
+    private static void checkPatchedIdentity(ResourceType type, String namespace, String name, ObjectNode patched) {
+        JsonNode meta = patched.get("metadata");
+        String ns = Json.text(meta, "namespace");
+        if (type.namespaced() && ns != null && !ns.isEmpty() && !ns.equals(namespace)) {
+            throw ApiException.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
+        String patchedName = Json.text(meta, "name");
+        if (patchedName == null || !patchedName.equals(name)) {
+            throw ApiException.badRequest("the name of the object (" + (patchedName == null ? "" : patchedName)
+                    + ") does not match the name on the URL (" + name + ")");
         }
     }
 
