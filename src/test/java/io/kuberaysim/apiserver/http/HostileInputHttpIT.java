@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = HttpEdgeTestProperties.ALL)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HostileInputHttpTest {
+class HostileInputHttpIT {
     static final String NS = "/api/v1/namespaces/default";
     static final String RC = "/apis/ray.io/v1/namespaces/default/rayclusters";
     static final String RJ = "/apis/ray.io/v1/namespaces/default/rayjobs";
