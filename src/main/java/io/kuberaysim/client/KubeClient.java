@@ -21,9 +21,21 @@ import java.util.List;
  */
 public final class KubeClient {
     private final GenericRegistry registry;
+    private final WriteOptions writes;
 
     public KubeClient(GenericRegistry registry) {
+        this(registry, null);
+    }
+
+    /** @param fieldManager the manager of this client's writes in metadata.managedFields; null for none */
+    public KubeClient(GenericRegistry registry, String fieldManager) {
         this.registry = registry;
+        this.writes = WriteOptions.DEFAULT.withFieldManager(fieldManager);
+    }
+
+    /** The same client writing as another field manager (the kubelet, the scheduler, ...). */
+    public KubeClient as(String fieldManager) {
+        return new KubeClient(registry, fieldManager);
     }
 
     public GenericRegistry registry() {
@@ -41,27 +53,27 @@ public final class KubeClient {
     }
 
     public StoredObject create(ResourceType type, String namespace, ObjectNode object) {
-        return registry.create(type, namespace, object, WriteOptions.DEFAULT).object();
+        return registry.create(type, namespace, object, writes).object();
     }
 
     /** PUT of the whole object; its metadata.resourceVersion is the precondition. */
     public StoredObject update(ResourceType type, ObjectNode object) {
         return registry.update(type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"),
-                object, false, WriteOptions.DEFAULT).object();
+                object, false, writes).object();
     }
 
     /** PUT of the status subresource. */
     public StoredObject updateStatus(ResourceType type, ObjectNode object) {
         return registry.update(type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"),
-                object, true, WriteOptions.DEFAULT).object();
+                object, true, writes).object();
     }
 
     public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType, JsonNode patch) {
-        return registry.patch(type, namespace, name, patchType, patch, false, WriteOptions.DEFAULT).object();
+        return registry.patch(type, namespace, name, patchType, patch, false, writes).object();
     }
 
     public StoredObject patchStatus(ResourceType type, String namespace, String name, JsonNode mergePatch) {
-        return registry.patch(type, namespace, name, PatchType.MERGE, mergePatch, true, WriteOptions.DEFAULT).object();
+        return registry.patch(type, namespace, name, PatchType.MERGE, mergePatch, true, writes).object();
     }
 
     /** Deletes with the given options; false when the object was already gone. */

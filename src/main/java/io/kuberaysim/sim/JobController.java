@@ -32,7 +32,7 @@ final class JobController {
     private final EventRecorder events;
 
     JobController(ControllerManager manager) {
-        this.client = manager.client();
+        this.client = manager.client().as("kube-controller-manager");
         this.clock = manager.clock();
         this.events = manager.legacyEventRecorder("job-controller");
     }

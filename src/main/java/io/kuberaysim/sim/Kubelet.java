@@ -46,7 +46,7 @@ final class Kubelet {
     private int nextIp = 1;
 
     Kubelet(ControllerManager manager, SimulationSettings settings) {
-        this.client = manager.client();
+        this.client = manager.client().as("kubelet");
         this.clock = manager.clock();
         this.settings = settings;
         this.pods = manager.informer(ResourceTypes.PODS);

@@ -31,7 +31,7 @@ final class NodeLeases {
     private final Clock clock;
 
     NodeLeases(ControllerManager manager) {
-        this.client = manager.client();
+        this.client = manager.client().as("kubelet");
         this.clock = manager.clock();
     }
 

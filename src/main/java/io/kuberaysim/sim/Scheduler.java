@@ -61,7 +61,7 @@ final class Scheduler {
     }
 
     Scheduler(ControllerManager manager) {
-        this.client = manager.client();
+        this.client = manager.client().as("kube-scheduler");
         this.pods = manager.informer(ResourceTypes.PODS);
         this.nodes = manager.informer(ResourceTypes.NODES);
         this.events = manager.eventRecorder(NAME);

@@ -70,7 +70,7 @@ public final class SimulatedCluster {
             return;
         }
         registered = true;
-        KubeClient client = manager.client();
+        KubeClient client = manager.client().as("kubelet");
         for (int i = 0; i < settings.nodeCount(); i++) {
             registerNode(client, "sim-node-" + i, i, false);
         }

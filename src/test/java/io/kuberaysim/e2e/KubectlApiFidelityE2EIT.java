@@ -74,4 +74,27 @@ class KubectlApiFidelityE2EIT {
         Kubectl.Result got = kubectl.run("get", "leases");
         assertThat(got.out()).as(got.all()).contains("HOLDER").containsPattern("my-operator-lock\\s+my-operator-0");
     }
+
+    @Test
+    void serverSideApplyConflictsForceConflictsAndManagedFields() throws Exception {
+        Kubectl.Result first = kubectl.runWithInput(DEMO.formatted("owned"), "apply", "--server-side", "-f", "-");
+        assertThat(first.out()).as(first.all()).contains("raycluster.ray.io/owned serverside-applied");
+        String scaled = DEMO.formatted("owned").replace("replicas: 2", "replicas: 5");
+        assertThat(scaled).isNotEqualTo(DEMO.formatted("owned"));
+
+        Kubectl.Result conflict = kubectl.runWithInput(scaled, "apply", "--server-side", "--field-manager=bob", "-f",
+                "-");
+        assertThat(conflict.exit()).isNotZero();
+        assertThat(conflict.err()).contains("Apply failed with 1 conflict: conflict with \"kubectl\": "
+                + ".spec.workerGroupSpecs", "--force-conflicts");
+
+        Kubectl.Result forced = kubectl.runWithInput(scaled, "apply", "--server-side", "--field-manager=bob",
+                "--force-conflicts", "-f", "-");
+        assertThat(forced.out()).as(forced.all()).contains("raycluster.ray.io/owned serverside-applied");
+
+        Kubectl.Result yaml = kubectl.run("get", "raycluster", "owned", "-o", "yaml", "--show-managed-fields");
+        assertThat(yaml.out()).as(yaml.all()).contains("managedFields:", "manager: bob", "operation: Apply",
+                "fieldsType: FieldsV1", "f:workerGroupSpecs: {}", "manager: kubectl");
+        assertThat(kubectl.run("get", "raycluster", "owned", "-o", "yaml").out()).doesNotContain("managedFields");
+    }
 }

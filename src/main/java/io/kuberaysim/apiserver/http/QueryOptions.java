@@ -34,8 +34,22 @@ final class QueryOptions {
     }
 
     static WriteOptions write(HttpServletRequest req) {
+        return write(req, false);
+    }
+
+    /**
+     * @param apply a server-side apply, whose fieldManager must be given; other writes without one are managed by
+     *              the User-Agent's product ({@code kubectl} of {@code kubectl/v1.32.0 (linux/amd64)}), as
+     *              kube-apiserver names them
+     */
+    static WriteOptions write(HttpServletRequest req, boolean apply) {
+        String manager = req.getParameter("fieldManager");
+        String agent = req.getHeader("User-Agent");
+        if (!apply && (manager == null || manager.isEmpty()) && agent != null && !agent.isEmpty()) {
+            manager = agent.split("/", 2)[0];
+        }
         return new WriteOptions(dryRun(req.getParameterValues("dryRun")), fieldValidation(req),
-                req.getParameter("fieldManager"), req.getParameter("force") == null ? null : bool(req, "force"));
+                manager, req.getParameter("force") == null ? null : bool(req, "force"));
     }
 
     static boolean dryRun(String[] values) {

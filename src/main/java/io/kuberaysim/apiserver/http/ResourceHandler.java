@@ -144,7 +144,7 @@ class ResourceHandler {
         PatchType type = PatchType.fromContentType(req.getContentType())
                 .orElseThrow(() -> ApiException.unsupportedMediaType(acceptedPatchTypes(p)));
         RequestBodies.Decoded patch = RequestBodies.patch(body(req), type);
-        WriteOptions options = QueryOptions.write(req);
+        WriteOptions options = QueryOptions.write(req, type == PatchType.APPLY);
         List<String> warnings = RequestBodies.duplicateWarnings(p.type(), patch, options, true);
         var conversion = converted.conversion(p.type());
         if (conversion.isPresent()) {

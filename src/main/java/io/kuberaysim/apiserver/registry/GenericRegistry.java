@@ -6,6 +6,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.errors.StatusCause;
+import io.kuberaysim.apiserver.fieldmanager.FieldManager;
 import io.kuberaysim.apiserver.patch.JsonPatch;
 import io.kuberaysim.apiserver.patch.MergeKeys;
 import io.kuberaysim.apiserver.patch.MergePatch;
@@ -45,6 +46,7 @@ public final class GenericRegistry {
     private final UpdateStrategy mainUpdates = new MainUpdateStrategy(schemaCheck);
     private final UpdateStrategy statusUpdates = new StatusUpdateStrategy(schemaCheck);
     private final ResourceReader reader;
+    private final Map<ResourceType, FieldManager> fieldManagers;
 
     public GenericRegistry(ObjectStore store, List<ResourceStrategy> strategies, Clock clock,
                            java.util.random.RandomGenerator random) {
@@ -55,6 +57,9 @@ public final class GenericRegistry {
         this.clock = clock;
         this.random = () -> random;
         this.reader = new ResourceReader(store, this.strategies, clock);
+        Map<ResourceType, FieldManager> f = new java.util.HashMap<>();
+        this.strategies.forEach((t, s) -> f.put(t, new FieldManager(t, s.mergeKeys())));
+        this.fieldManagers = Map.copyOf(f);
     }
 
     public ObjectStore store() {
@@ -85,6 +90,12 @@ public final class GenericRegistry {
     // ---------------------------------------------------------------- create
 
     public WriteResult create(ResourceType type, String namespace, ObjectNode body, WriteOptions options) {
+        return create(type, namespace, body, options, false);
+    }
+
+    /** @param applied the body is a server-side apply configuration (its manager gets an Apply entry) */
+    private WriteResult create(ResourceType type, String namespace, ObjectNode body, WriteOptions options,
+                               boolean applied) {
         ResourceStrategy strategy = strategy(type);
         ObjectNode obj = body.deepCopy();
         checkTypeMeta(type, obj);
@@ -132,6 +143,13 @@ public final class GenericRegistry {
         }
         warnings.addAll(MetadataValidation.warnings(meta, type));
         warnings.addAll(strategy.warnings(obj));
+        FieldManager fields = fieldManagers.get(type);
+        ArrayNode managed = applied
+                ? fields.apply(null, (ObjectNode) withoutNulls(body), options.fieldManager(), true, now()).managedFields()
+                : fields.update(null, obj, options.fieldManager(), false, now());
+        if (!managed.isEmpty()) {
+            meta.set("managedFields", managed);
+        }
         if (options.dryRun()) {
             return new WriteResult(ResourceReader.unstored(type, obj), warnings, true);
         }
@@ -301,7 +319,8 @@ public final class GenericRegistry {
         List<String> warnings = new ArrayList<>();
         UpdateStrategy updates = updateStrategy(status);
         return write(type, namespace, name, options,
-                current -> updates.fromBody(strategy, current, input, options, warnings), updates, warnings);
+                current -> updates.fromBody(strategy, current, input, options, warnings), updates, warnings,
+                updateEntries(type, options, status));
     }
 
     /** PATCH of the main resource or of its status subresource; apply patches create absent objects. */
@@ -315,7 +334,7 @@ public final class GenericRegistry {
             ObjectNode obj = ((ObjectNode) patch).deepCopy();
             Json.child(obj, "metadata").put("name", name);
             try {
-                return create(type, namespace, obj, options);
+                return create(type, namespace, obj, options, true);
             } catch (ApiException e) {
                 if (!"AlreadyExists".equals(e.reason())) {
                     throw e;
@@ -323,12 +342,26 @@ public final class GenericRegistry {
             }
         }
         List<String> warnings = new ArrayList<>();
+        if (patchType == PatchType.APPLY && !status) {
+            // server-side apply: the merge and the managedFields come from the field manager
+            ArrayNode[] managed = new ArrayNode[1];
+            return write(type, namespace, name, options, current -> {
+                FieldManager.Applied applied = fieldManagers.get(type).apply(current.object(),
+                        (ObjectNode) withoutNulls(patch), options.fieldManager(), Boolean.TRUE.equals(options.force()),
+                        now());
+                managed[0] = applied.managedFields();
+                ObjectNode merged = applied.object();
+                checkPatchedTypeMeta(type, merged);
+                decodePatched(strategy, merged);
+                return updates.fromPatched(strategy, current, merged, options, warnings);
+            }, updates, warnings, (current, next) -> managed[0]);
+        }
         return write(type, namespace, name, options, current -> {
             ObjectNode patched = applyPatch(type, current.copy(), patchType, patch, mergeKeys);
             decodePatched(strategy, patched);
             checkPatchedIdentity(type, namespace, name, patched);
             return updates.fromPatched(strategy, current, patched, options, warnings);
-        }, updates, warnings);
+        }, updates, warnings, updateEntries(type, options, status));
     }
 
     /**
@@ -463,6 +496,18 @@ public final class GenericRegistry {
         return status ? statusUpdates : mainUpdates;
     }
 
+    /** The managedFields an update stores, given the current state and the next one. */
+    @FunctionalInterface
+    private interface ManagedFieldsRule {
+        ArrayNode of(StoredObject current, ObjectNode next);
+    }
+
+    /** Update entries: the writer's manager (fieldManager or User-Agent) owns what it set or changed. */
+    private ManagedFieldsRule updateEntries(ResourceType type, WriteOptions options, boolean status) {
+        return (current, next) -> fieldManagers.get(type).update(current.object(), next, options.fieldManager(),
+                status, now());
+    }
+
     /** Computes the next state from the request, given the current state. */
     @FunctionalInterface
     private interface NextState {
@@ -470,13 +515,14 @@ public final class GenericRegistry {
     }
 
     private WriteResult write(ResourceType type, String namespace, String name, WriteOptions options,
-                              NextState nextState, UpdateStrategy updates, List<String> warnings) {
+                              NextState nextState, UpdateStrategy updates, List<String> warnings,
+                              ManagedFieldsRule managedFields) {
         ResourceStrategy strategy = strategy(type);
         String ns = type.namespaced() ? namespace : null;
         ObjectStore.UpdateFunction fn = current -> {
             warnings.clear();
             ObjectNode next = nextState.from(current);
-            return finishUpdate(strategy, current, next, updates, warnings);
+            return finishUpdate(strategy, current, next, updates, warnings, managedFields);
         };
         if (options.dryRun()) {
             StoredObject current = store.get(type, ns, name);
@@ -495,7 +541,7 @@ public final class GenericRegistry {
     }
 
     private UpdateResult finishUpdate(ResourceStrategy strategy, StoredObject current, ObjectNode next,
-                                      UpdateStrategy updates, List<String> warnings) {
+                                      UpdateStrategy updates, List<String> warnings, ManagedFieldsRule managedFields) {
         ResourceType type = strategy.type();
         ObjectNode old = current.object();
         ObjectNode meta = Json.child(next, "metadata");
@@ -522,6 +568,10 @@ public final class GenericRegistry {
         // grace 0 when its containers stopped), as kube-apiserver's shouldDeleteDuringUpdate
         if (current.isDeleting() && !strategy.hasFinalizers(next) && deletionGrace(current.object()) == 0) {
             return UpdateResult.deleteObject();
+        }
+        ArrayNode managed = managedFields.of(current, next);
+        if (managed != null && !managed.isEmpty()) {
+            meta.set("managedFields", managed);
         }
         return UpdateResult.replace(next);
     }

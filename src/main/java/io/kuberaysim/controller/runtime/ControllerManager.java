@@ -60,7 +60,8 @@ public final class ControllerManager implements AutoCloseable {
             throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
         }
         this.concurrency = concurrency;
-        this.client = new KubeClient(registry);
+        // the operator's controllers write as KubeRay's manager; the simulated cluster's parts name their own
+        this.client = new KubeClient(registry, "ray-operator");
     }
 
     /** The informer of {@code type}, created on first use and shared by every caller. */

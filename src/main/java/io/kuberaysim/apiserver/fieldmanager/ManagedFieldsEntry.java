@@ -1,0 +1,60 @@
+package io.kuberaysim.apiserver.fieldmanager;
+
+import io.kuberaysim.api.Json;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One {@code metadata.managedFields} entry: a manager, its operation ({@code Apply} or {@code Update}), the API version
+ * and subresource it wrote through, when, and the fields it owns.
+ */
+record ManagedFieldsEntry(String manager, String operation, String apiVersion, String time, String subresource,
+                          FieldSet fields) {
+    static final String APPLY = "Apply";
+    static final String UPDATE = "Update";
+
+    boolean sameManager(String otherManager, String otherOperation, String otherSubresource) {
+        return manager.equals(otherManager) && operation.equals(otherOperation)
+                && java.util.Objects.equals(subresource, otherSubresource);
+    }
+
+    ManagedFieldsEntry withFields(FieldSet newFields) {
+        return new ManagedFieldsEntry(manager, operation, apiVersion, time, subresource, newFields);
+    }
+
+    static ManagedFieldsEntry read(JsonNode e) {
+        String sub = Json.text(e, "subresource");
+        return new ManagedFieldsEntry(Json.text(e, "manager") == null ? "" : Json.text(e, "manager"),
+                Json.text(e, "operation") == null ? UPDATE : Json.text(e, "operation"), Json.text(e, "apiVersion"),
+                Json.text(e, "time"), sub == null || sub.isEmpty() ? null : sub, FieldSet.fromFieldsV1(e.get("fieldsV1")));
+    }
+
+    ObjectNode toJson() {
+        ObjectNode e = Json.object();
+        e.put("manager", manager).put("operation", operation);
+        if (apiVersion != null) {
+            e.put("apiVersion", apiVersion);
+        }
+        if (time != null) {
+            e.put("time", time);
+        }
+        e.put("fieldsType", "FieldsV1");
+        e.set("fieldsV1", fields.toFieldsV1());
+        if (subresource != null) {
+            e.put("subresource", subresource);
+        }
+        return e;
+    }
+
+    /** How kube-apiserver names the manager in a conflict: {@code "bob" using ray.io/v1 at 2025-01-01T00:00:00Z}. */
+    String describe() {
+        String s = "\"" + manager + "\"";
+        if (subresource != null) {
+            s += " with subresource \"" + subresource + "\"";
+        }
+        if (operation.equals(UPDATE)) {
+            s += " using " + apiVersion + (time == null ? "" : " at " + time);
+        }
+        return s;
+    }
+}

@@ -1,0 +1,350 @@
+package io.kuberaysim.apiserver.fieldmanager;
+
+import io.kuberaysim.api.Json;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The structured-merge-diff operations on objects of one kind, given its {@link ListTypes}: an object's field set,
+ * the fields a write changed or removed, the merge of an applied configuration into a live object, and the removal
+ * of fields.
+ */
+final class TypedFields {
+    private final ListTypes lists;
+
+    TypedFields(ListTypes lists) {
+        this.lists = lists;
+    }
+
+    // ---------------------------------------------------------------- field sets
+
+    /** The fields of an object: scalars, atomic lists, set values and associative list items (with their fields). */
+    FieldSet fieldSet(JsonNode object) {
+        FieldSet root = new FieldSet();
+        walkObject(object, new ArrayList<>(), root);
+        return root.prune();
+    }
+
+    private void walkObject(JsonNode object, List<String> path, FieldSet node) {
+        object.properties().forEach(e -> {
+            if (e.getValue().isNull()) {
+                return;
+            }
+            path.add(e.getKey());
+            walkValue(e.getValue(), path, node.child("f:" + e.getKey()));
+            path.remove(path.size() - 1);
+        });
+    }
+
+    private void walkValue(JsonNode value, List<String> path, FieldSet node) {
+        if (value.isObject()) {
+            walkObject(value, path, node); // a map is owned through its fields, as structured-merge-diff does
+        } else if (value.isArray()) {
+            ListTypes.ListType type = lists.of(path);
+            switch (type.kind()) {
+                case ATOMIC -> node.markMember();
+                case SET -> {
+                    value.forEach(v -> node.child("v:" + v).markMember());
+                    if (value.isEmpty()) {
+                        node.markMember();
+                    }
+                }
+                case MAP -> {
+                    for (JsonNode item : value) {
+                        String key = itemKey(item, type);
+                        if (key == null) {
+                            node.markMember(); // an item without its keys: the list can only be owned whole
+                            continue;
+                        }
+                        FieldSet child = node.child(key);
+                        child.markMember();
+                        walkObject(item, path, child);
+                    }
+                    if (value.isEmpty()) {
+                        node.markMember();
+                    }
+                }
+            }
+        } else {
+            node.markMember();
+        }
+    }
+
+    /** {@code k:{"name":"c"}}: the key fields of an associative list item in name order; null without them. */
+    static String itemKey(JsonNode item, ListTypes.ListType type) {
+        if (!item.isObject()) {
+            return null;
+        }
+        Map<String, JsonNode> sorted = new TreeMap<>();
+        for (String k : type.keys()) {
+            JsonNode v = item.get(k);
+            if (v == null && k.equals("protocol")) {
+                v = Json.MAPPER.getNodeFactory().stringNode("TCP"); // kube's default, present once stored
+            }
+            if (v == null || v.isNull()) {
+                return null;
+            }
+            sorted.put(k, v);
+        }
+        ObjectNode key = Json.object();
+        sorted.forEach(key::set);
+        return "k:" + key;
+    }
+
+    // ---------------------------------------------------------------- changes of a write
+
+    /** What a write did to the fields: set or changed, and removed. */
+    record Changes(FieldSet changed, FieldSet removed) {
+        boolean isEmpty() {
+            return changed.isEmpty() && removed.isEmpty();
+        }
+    }
+
+    Changes changes(JsonNode before, JsonNode after) {
+        FieldSet changed = new FieldSet();
+        FieldSet removed = new FieldSet();
+        diffObject(before == null ? Json.object() : before, after, new ArrayList<>(), changed, removed);
+        return new Changes(changed.prune(), removed.prune());
+    }
+
+    private void diffObject(JsonNode before, JsonNode after, List<String> path, FieldSet changed, FieldSet removed) {
+        List<String> fields = new ArrayList<>();
+        before.propertyNames().forEach(fields::add);
+        after.propertyNames().forEach(f -> {
+            if (!before.has(f)) {
+                fields.add(f);
+            }
+        });
+        for (String f : fields) {
+            JsonNode o = present(before.get(f));
+            JsonNode n = present(after.get(f));
+            path.add(f);
+            String key = "f:" + f;
+            if (o == null && n != null) {
+                walkValue(n, path, changed.child(key));
+            } else if (o != null && n == null) {
+                walkValue(o, path, removed.child(key));
+            } else if (o != null && !o.equals(n)) {
+                diffValue(o, n, path, changed.child(key), removed.child(key));
+            }
+            path.remove(path.size() - 1);
+        }
+    }
+
+    private static JsonNode present(JsonNode v) {
+        return v == null || v.isNull() ? null : v;
+    }
+
+    private void diffValue(JsonNode o, JsonNode n, List<String> path, FieldSet changed, FieldSet removed) {
+        if (o.isObject() && n.isObject() && !o.isEmpty() && !n.isEmpty()) {
+            diffObject(o, n, path, changed, removed);
+            return;
+        }
+        if (o.isArray() && n.isArray()) {
+            ListTypes.ListType type = lists.of(path);
+            if (type.kind() == ListTypes.ListType.Kind.SET) {
+                n.forEach(v -> {
+                    if (!contains(o, v)) {
+                        changed.child("v:" + v).markMember();
+                    }
+                });
+                o.forEach(v -> {
+                    if (!contains(n, v)) {
+                        removed.child("v:" + v).markMember();
+                    }
+                });
+                return;
+            }
+            if (type.kind() == ListTypes.ListType.Kind.MAP) {
+                Map<String, JsonNode> before = items(o, type);
+                Map<String, JsonNode> after = items(n, type);
+                if (before != null && after != null) {
+                    after.forEach((k, item) -> {
+                        JsonNode old = before.get(k);
+                        if (old == null) {
+                            FieldSet child = changed.child(k);
+                            child.markMember();
+                            walkObject(item, path, child);
+                        } else if (!old.equals(item)) {
+                            diffObject(old, item, path, changed.child(k), removed.child(k));
+                        }
+                    });
+                    before.forEach((k, item) -> {
+                        if (!after.containsKey(k)) {
+                            FieldSet child = removed.child(k);
+                            child.markMember();
+                            walkObject(item, path, child);
+                        }
+                    });
+                    return;
+                }
+            }
+        }
+        changed.markMember();
+    }
+
+    private static boolean contains(JsonNode array, JsonNode value) {
+        for (JsonNode v : array) {
+            if (v.equals(value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An associative list's items by key, in order; null when an item lacks its keys. */
+    private static Map<String, JsonNode> items(JsonNode array, ListTypes.ListType type) {
+        Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        for (JsonNode item : array) {
+            String key = itemKey(item, type);
+            if (key == null) {
+                return null;
+            }
+            out.put(key, item);
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- apply
+
+    /** The live object with an applied configuration merged in: objects field by field, lists by their type. */
+    JsonNode merge(JsonNode live, JsonNode applied, List<String> path) {
+        if (live == null || live.isNull()) {
+            return applied.deepCopy();
+        }
+        if (live.isObject() && applied.isObject()) {
+            ObjectNode out = ((ObjectNode) live).deepCopy();
+            applied.properties().forEach(e -> {
+                if (e.getValue().isNull()) {
+                    return;
+                }
+                path.add(e.getKey());
+                out.set(e.getKey(), merge(live.get(e.getKey()), e.getValue(), path));
+                path.remove(path.size() - 1);
+            });
+            return out;
+        }
+        if (live.isArray() && applied.isArray()) {
+            ListTypes.ListType type = lists.of(path);
+            if (type.kind() == ListTypes.ListType.Kind.SET) {
+                ArrayNode out = ((ArrayNode) live).deepCopy();
+                applied.forEach(v -> {
+                    if (!contains(out, v)) {
+                        out.add(v.deepCopy());
+                    }
+                });
+                return out;
+            }
+            if (type.kind() == ListTypes.ListType.Kind.MAP) {
+                Map<String, JsonNode> before = items(live, type);
+                Map<String, JsonNode> after = items(applied, type);
+                if (before != null && after != null) {
+                    Map<String, JsonNode> merged = new java.util.LinkedHashMap<>(before);
+                    after.forEach((k, item) -> merged.put(k, merge(before.get(k), item, path)));
+                    ArrayNode out = Json.MAPPER.createArrayNode();
+                    merged.values().forEach(out::add);
+                    return out;
+                }
+            }
+        }
+        return applied.deepCopy();
+    }
+
+    /** Removes the members of {@code fields} from an object (fields, list items, set values). */
+    void remove(JsonNode object, FieldSet fields) {
+        if (!(object instanceof ObjectNode o)) {
+            return;
+        }
+        fields.children().forEach((key, sub) -> {
+            if (!key.startsWith("f:")) {
+                return;
+            }
+            String name = key.substring(2);
+            JsonNode value = o.get(name);
+            if (value == null) {
+                return;
+            }
+            if (sub.member() && sub.children().isEmpty()) {
+                o.remove(name);
+            } else if (value.isObject()) {
+                remove(value, sub);
+            } else if (value.isArray()) {
+                removeFromList((ArrayNode) value, sub);
+            }
+        });
+    }
+
+    private void removeFromList(ArrayNode list, FieldSet fields) {
+        for (int i = list.size() - 1; i >= 0; i--) {
+            JsonNode item = list.get(i);
+            FieldSet sub = fields.get("v:" + item);
+            if (sub != null) {
+                list.remove(i);
+                continue;
+            }
+            for (Map.Entry<String, FieldSet> e : fields.children().entrySet()) {
+                if (e.getKey().startsWith("k:") && matchesKey(item, e.getKey())) {
+                    if (e.getValue().member()) {
+                        list.remove(i);
+                    } else {
+                        remove(item, e.getValue());
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    private static boolean matchesKey(JsonNode item, String key) {
+        if (!item.isObject()) {
+            return false;
+        }
+        JsonNode wanted = Json.MAPPER.readTree(key.substring(2));
+        for (Map.Entry<String, JsonNode> e : wanted.properties()) {
+            JsonNode v = item.get(e.getKey());
+            if (v == null && e.getKey().equals("protocol")) {
+                v = Json.MAPPER.getNodeFactory().stringNode("TCP");
+            }
+            if (!e.getValue().equals(v)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value at a path of path elements, or null when absent. */
+    static JsonNode valueAt(JsonNode root, List<String> elements) {
+        JsonNode cur = root;
+        for (String e : elements) {
+            if (cur == null) {
+                return null;
+            }
+            if (e.startsWith("f:")) {
+                cur = cur.isObject() ? present(cur.get(e.substring(2))) : null;
+            } else if (e.startsWith("k:")) {
+                JsonNode found = null;
+                if (cur.isArray()) {
+                    for (JsonNode item : cur) {
+                        if (matchesKey(item, e)) {
+                            found = item;
+                            break;
+                        }
+                    }
+                }
+                cur = found;
+            } else if (e.startsWith("v:")) {
+                JsonNode v = Json.MAPPER.readTree(e.substring(2));
+                cur = cur.isArray() && contains(cur, v) ? v : null;
+            } else {
+                return null;
+            }
+        }
+        return cur;
+    }
+}
