@@ -41,8 +41,10 @@ final class Kubelet {
     private final SharedInformer pods;
     private final SharedInformer nodes;
     private final EventRecorder events;
+    private final InitContainers inits;
     private final Map<String, String> podIps = new HashMap<>(); // pod uid → IP
     private final Map<String, Instant> firstSeen = new HashMap<>();
+    private final Map<String, Instant> initializedAt = new HashMap<>(); // pod uid → init containers done
     private int nextIp = 1;
 
     Kubelet(ControllerManager manager, SimulationSettings settings) {
@@ -52,12 +54,15 @@ final class Kubelet {
         this.pods = manager.informer(ResourceTypes.PODS);
         this.nodes = manager.informer(ResourceTypes.NODES);
         this.events = manager.legacyEventRecorder("kubelet");
+        this.inits = new InitContainers(pods);
     }
 
     void register(ControllerManager manager) {
         manager.controller("kubelet")
                 .forType(ResourceTypes.PODS)
                 .watches(ResourceTypes.NODES, this::podsOn)
+                .watches(ResourceTypes.PODS, head -> inits.waitingOn(head).stream()
+                        .map(p -> new Request(p.namespace(), p.name())).toList())
                 .complete(this::reconcile);
     }
 
@@ -120,13 +125,29 @@ final class Kubelet {
                 : scheduledAt.plus(settings.startup());
         String hostIp = hostIp(node);
         if (now.isBefore(startAt)) {
-            if (!"ContainerCreating".equals(Json.text(firstContainerStatus(pod), "state", "waiting", "reason"))) {
-                writeStatus(pod, pending(pod, hostIp, scheduledAt));
+            ObjectNode pending = pending(pod, hostIp, scheduledAt);
+            if (!pending.equals(pod.object().get("status"))) {
+                writeStatus(pod, pending);
             }
             return Result.requeueAfter(Duration.between(now, startAt));
         }
         if (!"Running".equals(phase)) {
-            writeStatus(pod, running(pod, hostIp, scheduledAt, startAt, 0, null));
+            int total = InitContainers.of(pod).size();
+            int done = inits.done(pod);
+            if (done < total) {
+                // an init container still runs (wait-gcs-ready until the head is ready): the head's changes re-check
+                ObjectNode initializing = initializing(pod, hostIp, scheduledAt, startAt, done);
+                if (!initializing.equals(pod.object().get("status"))) {
+                    writeStatus(pod, initializing);
+                }
+                return Result.done();
+            }
+            // init containers that had to wait finished now, the containers start now; otherwise all at startAt
+            boolean waited = pod.object().path("status").path("initContainerStatuses").toString()
+                    .contains("\"running\"");
+            Instant containersStart = waited ? now : startAt;
+            initializedAt.put(pod.uid(), containersStart);
+            writeStatus(pod, running(pod, hostIp, scheduledAt, containersStart, 0, null));
             events.event(pod, EventRecorder.NORMAL, "Started", "Start", "Started container "
                     + Json.text(pod.object().path("spec").path("containers").path(0), "name"));
             pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
@@ -185,6 +206,7 @@ final class Kubelet {
                 new DeleteOptions(null, 0L, pod.uid(), null, false, null));
         podIps.remove(pod.uid());
         firstSeen.remove(pod.uid());
+        initializedAt.remove(pod.uid());
         return Result.done();
     }
 
@@ -252,22 +274,66 @@ final class Kubelet {
         status.put("phase", "Pending");
         ArrayNode conds = status.putArray("conditions");
         condition(conds, "PodReadyToStartContainers", false, scheduledAt);
-        condition(conds, "Initialized", true, scheduledAt);
+        boolean hasInits = !InitContainers.of(pod).isEmpty();
+        condition(conds, "Initialized", !hasInits, scheduledAt);
+        if (hasInits) {
+            ((ObjectNode) conds.get(1)).put("reason", "ContainersNotInitialized")
+                    .put("message", "containers with incomplete status: " + InitContainers.remaining(pod, 0));
+        }
         for (String t : new String[] {"Ready", "ContainersReady"}) {
             condition(conds, t, false, scheduledAt);
             ((ObjectNode) conds.get(conds.size() - 1)).put("reason", "ContainersNotReady")
                     .put("message", "containers with unready status: " + containerNames(pod));
         }
         condition(conds, "PodScheduled", true, scheduledAt);
+        if (hasInits) {
+            status.set("initContainerStatuses", InitContainers.statuses(pod, 0, false, scheduledAt, scheduledAt));
+        }
+        waitingContainers(status, pod, hasInits ? "PodInitializing" : "ContainerCreating");
+        return status;
+    }
+
+    /** Pending while init container {@code done} runs (the sandbox is up since {@code startAt}). */
+    private ObjectNode initializing(StoredObject pod, String hostIp, Instant scheduledAt, Instant startAt, int done) {
+        ObjectNode status = base(pod, hostIp, scheduledAt);
+        status.put("phase", "Pending");
+        String ip = podIp(pod);
+        status.put("podIP", ip);
+        status.putArray("podIPs").addObject().put("ip", ip);
+        ArrayNode conds = status.putArray("conditions");
+        condition(conds, "PodReadyToStartContainers", true, startAt);
+        condition(conds, "Initialized", false, scheduledAt);
+        ((ObjectNode) conds.get(1)).put("reason", "ContainersNotInitialized")
+                .put("message", "containers with incomplete status: " + InitContainers.remaining(pod, done));
+        for (String t : new String[] {"Ready", "ContainersReady"}) {
+            condition(conds, t, false, scheduledAt);
+            ((ObjectNode) conds.get(conds.size() - 1)).put("reason", "ContainersNotReady")
+                    .put("message", "containers with unready status: " + containerNames(pod));
+        }
+        condition(conds, "PodScheduled", true, scheduledAt);
+        status.set("initContainerStatuses", InitContainers.statuses(pod, done, true, startAt, startAt));
+        waitingContainers(status, pod, "PodInitializing");
+        return status;
+    }
+
+    private static void waitingContainers(ObjectNode status, StoredObject pod, String reason) {
         ArrayNode statuses = status.putArray("containerStatuses");
         for (JsonNode c : pod.object().path("spec").path("containers")) {
             ObjectNode s = statuses.addObject();
             s.put("name", Json.text(c, "name")).put("image", Json.text(c, "image")).put("imageID", "")
                     .put("ready", false).put("restartCount", 0).put("started", false);
-            s.putObject("state").putObject("waiting").put("reason", "ContainerCreating");
+            s.putObject("state").putObject("waiting").put("reason", reason);
             s.putObject("lastState");
         }
-        return status;
+    }
+
+    /** The pod's init containers, all completed, once its containers run (or ran). */
+    private void completedInits(ObjectNode status, StoredObject pod, Instant startedAt) {
+        if (!InitContainers.of(pod).isEmpty()) {
+            Instant done = initializedAt.getOrDefault(pod.uid(), startedAt);
+            status.set("initContainerStatuses", InitContainers.statuses(pod, InitContainers.of(pod).size(), true,
+                    done, done));
+        }
     }
 
     private String containerNames(StoredObject pod) {
@@ -296,6 +362,7 @@ final class Kubelet {
             }
         }
         condition(conds, "PodScheduled", true, scheduledAt);
+        completedInits(status, pod, startedAt);
         ArrayNode statuses = status.putArray("containerStatuses");
         for (JsonNode c : pod.object().path("spec").path("containers")) {
             ObjectNode s = statuses.addObject();
@@ -324,6 +391,7 @@ final class Kubelet {
             ((ObjectNode) conds.get(conds.size() - 1)).put("reason", "PodCompleted");
         }
         condition(conds, "PodScheduled", true, scheduledAt);
+        completedInits(status, pod, startAt);
         ArrayNode statuses = status.putArray("containerStatuses");
         JsonNode previous = pod.object().path("status").path("containerStatuses");
         int i = 0;

@@ -102,4 +102,28 @@ class KubectlClusterE2EIT {
             assertThat(registry.store().get(ResourceTypes.PODS, "default", "fg-head")).isNull();
         }
     }
+
+    @Test
+    void aWorkerWithoutItsHeadStaysInitializing() throws Exception {
+        Kubectl.Result created = kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: lonely-worker
+                  labels: {ray.io/cluster: headless, ray.io/node-type: worker}
+                spec:
+                  initContainers: [{name: wait-gcs-ready, image: rayproject/ray:2.41.0}]
+                  containers: [{name: ray-worker, image: rayproject/ray:2.41.0}]
+                """, "apply", "-f", "-");
+        assertThat(created.exit()).as(created.all()).isZero();
+        virtual.awaitIdle();
+        virtual.advance(Duration.ofSeconds(5));
+        Kubectl.Result get = kubectl.run("get", "pod", "lonely-worker");
+        assertThat(get.out()).as(get.all()).containsPattern("lonely-worker\\s+0/1\\s+Init:0/1");
+        Kubectl.Result describe = kubectl.run("describe", "pod", "lonely-worker");
+        assertThat(describe.out()).as(describe.all()).contains("Init Containers:", "wait-gcs-ready:")
+                .containsPattern("State:\\s+Running");
+        Kubectl.Result log = kubectl.run("logs", "lonely-worker", "-c", "wait-gcs-ready");
+        assertThat(log.out()).as(log.all()).contains("simulated container wait-gcs-ready");
+    }
 }
