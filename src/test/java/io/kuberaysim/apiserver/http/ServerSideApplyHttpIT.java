@@ -15,7 +15,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /** Server-side apply with field ownership (metadata.managedFields), as kube-apiserver 1.32 with structured-merge-diff. */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
-class ServerSideApplyHttpTest {
+class ServerSideApplyHttpIT {
     static final String RC = "/apis/ray.io/v1/namespaces/default/rayclusters";
     static final String PODS = "/api/v1/namespaces/default/pods";
 
