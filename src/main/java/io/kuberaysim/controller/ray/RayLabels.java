@@ -91,19 +91,26 @@ public final class RayLabels {
         return cluster + "-serve-svc";
     }
 
-    /** {@code <cluster>-head}, the deterministic head Pod name. */
+    /** {@code <cluster>-head}, the deterministic head Pod name, lower-cased as KubeRay's {@code utils.PodName}. */
     public static String headPodName(String cluster) {
-        return cluster + "-head";
+        return (cluster + "-head").toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** {@code <cluster>-worker-<group>-<index>}, the simulation's deterministic worker Pod name. */
+    /**
+     * {@code <cluster>-worker-<group>-<index>}, the simulation's deterministic worker Pod name, lower-cased as
+     * KubeRay's {@code utils.PodName} does (a group named {@code BigGroup} gets valid Pod names).
+     */
     public static String workerPodName(String cluster, String group, int index) {
-        return cluster + "-worker-" + group + "-" + index;
+        return workerPrefix(cluster, group) + index;
+    }
+
+    private static String workerPrefix(String cluster, String group) {
+        return (cluster + "-worker-" + group + "-").toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The index {@code i} of a worker Pod named {@link #workerPodName}, or null when the name is not of that form. */
     public static Integer workerIndex(String cluster, String group, String podName) {
-        String prefix = cluster + "-worker-" + group + "-";
+        String prefix = workerPrefix(cluster, group);
         if (!podName.startsWith(prefix)) {
             return null;
         }

@@ -72,12 +72,15 @@ public final class ClusterServices {
             }
         });
         String type = spec.headGroupSpec().serviceType();
-        if (type != null && !type.isEmpty()) {
+        String userType = Json.text(s, "type");
+        if ((userType == null || userType.isEmpty()) && type != null && !type.isEmpty()) {
+            // setServiceTypeForUserProvidedService: serviceType only fills a type the user left out
             s.put("type", type);
         }
         String effective = Json.text(s, "type");
-        if ((effective == null || effective.isEmpty() || "ClusterIP".equals(effective)) && !s.has("clusterIP")) {
-            // KubeRay >= 1.2: a headless head Service unless ENABLE_RAY_HEAD_CLUSTER_IP_SERVICE is set
+        if (user == null && (effective == null || effective.isEmpty() || "ClusterIP".equals(effective))) {
+            // BuildServiceForHeadPod: only the generated Service is headless (unless
+            // ENABLE_RAY_HEAD_CLUSTER_IP_SERVICE); a user's headService keeps its spec
             s.put("clusterIP", "None");
             s.put("publishNotReadyAddresses", true);
         }
@@ -129,24 +132,25 @@ public final class ClusterServices {
         ObjectNode meta = svc.putObject("metadata");
         meta.put("name", RayLabels.serveServiceName(cluster.name()));
         meta.put("namespace", cluster.namespace());
+        // BuildServeService for a RayCluster
         ObjectNode labels = meta.putObject("labels");
-        labels.put(RayLabels.CLUSTER, cluster.name());
+        labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, cluster.name());
+        labels.put(RayLabels.ORIGINATED_FROM_CRD, "RayCluster");
         labels.put(RayLabels.SERVE, cluster.name() + "-serve");
-        labels.put(RayLabels.APP_NAME, RayLabels.APP_NAME_VALUE);
-        labels.put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);
         meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(cluster));
         ObjectNode s = svc.putObject("spec");
         s.putObject("selector").put(RayLabels.CLUSTER, cluster.name());
         ArrayNode ports = s.putArray("ports");
         headPorts(spec).forEach((name, port) -> {
             if (isServePort(name)) {
-                ports.addObject().put("name", name).put("port", port).put("appProtocol", "tcp");
+                ports.addObject().put("name", name).put("port", port);
             }
         });
         if (ports.isEmpty()) {
             return null;
         }
-        s.put("type", "ClusterIP");
+        String type = spec.headGroupSpec().serviceType();
+        s.put("type", type == null || type.isEmpty() ? "ClusterIP" : type);
         return svc;
     }
 }

@@ -210,10 +210,18 @@ public final class RayClusterReconciler implements Reconciler {
         }
         ObjectNode svc = ClusterServices.serveService(cluster, spec);
         if (svc == null) {
-            throw new ReconcileFailure(null, "Please specify a port named 'serve' in the Ray head container; "
-                    + "KubeRay uses it for the serve Service");
+            throw new ReconcileFailure(null, "Please specify a port named 'serve' (or with the prefix 'serve-', "
+                    + "e.g. 'serve-grpc') in the Ray head container; otherwise, the Kubernetes service for Ray Serve "
+                    + "will not be created.");
         }
-        createService(cluster, svc);
+        // reconcileServeService creates it directly: no event, unlike the head Service
+        try {
+            client.create(ResourceTypes.SERVICES, cluster.namespace(), svc);
+        } catch (ApiException e) {
+            if (e.code() != 409) {
+                throw new ReconcileFailure(null, e.getMessage());
+            }
+        }
     }
 
     private void createService(StoredObject cluster, ObjectNode svc) {
@@ -227,7 +235,7 @@ public final class RayClusterReconciler implements Reconciler {
                 return; // a stale cache; KubeRay ignores AlreadyExists for Services
             }
             events.event(cluster, EventRecorder.WARNING, "FailedToCreateService", "Create",
-                    "Failed to create service " + key + ", " + e.getMessage());
+                    "Failed creating service " + key + ", " + e.getMessage());
             throw new ReconcileFailure(null, e.getMessage());
         }
     }

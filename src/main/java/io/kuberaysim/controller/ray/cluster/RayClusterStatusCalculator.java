@@ -180,8 +180,9 @@ public final class RayClusterStatusCalculator {
                                          Instant now) {
         if (failure != null) {
             if (failure.marker() != null) {
+                // errors.Join(marker, err).Error(): the marker, a newline, the error
                 set(conditions, RayClusterConditions.REPLICA_FAILURE, Condition.Status.True, failure.marker(),
-                        failure.getMessage(), now);
+                        failure.marker() + "\n" + failure.getMessage(), now);
             }
         } else {
             conditions.removeIf(c -> RayClusterConditions.REPLICA_FAILURE.equals(c.type()));
@@ -229,10 +230,13 @@ public final class RayClusterStatusCalculator {
                 }
             }
             case NONE -> {
-                if (spec.suspended()) {
-                    set(conditions, RayClusterConditions.RAY_CLUSTER_SUSPENDING, Condition.Status.True,
-                            RayClusterConditions.RAY_CLUSTER_SUSPENDING, "", now);
-                }
+                // KubeRay's default branch writes both conditions on every pass, so a cluster that was never
+                // suspended shows RayClusterSuspended=False and RayClusterSuspending=False
+                set(conditions, RayClusterConditions.RAY_CLUSTER_SUSPENDED, Condition.Status.False,
+                        RayClusterConditions.RAY_CLUSTER_SUSPENDED, "", now);
+                set(conditions, RayClusterConditions.RAY_CLUSTER_SUSPENDING,
+                        spec.suspended() ? Condition.Status.True : Condition.Status.False,
+                        RayClusterConditions.RAY_CLUSTER_SUSPENDING, "", now);
             }
         }
     }
@@ -302,17 +306,17 @@ public final class RayClusterStatusCalculator {
             break;
         }
         if ("ContainersNotReady".equals(reason)) {
-            JsonNode cs = pod.path("status").path("containerStatuses").path(0);
-            String w = Json.text(cs, "state", "waiting", "reason");
-            String t = Json.text(cs, "state", "terminated", "reason");
-            if (w != null && !w.isEmpty()) {
-                reason = w;
-                message = Json.text(cs, "state", "waiting", "message") == null ? message
-                        : Json.text(cs, "state", "waiting", "message");
-            } else if (t != null && !t.isEmpty()) {
-                reason = t;
-                message = Json.text(cs, "state", "terminated", "message") == null ? message
-                        : Json.text(cs, "state", "terminated", "message");
+            // firstNotReadyContainerStatus: the first container (in status order) that waits or terminated;
+            // its name and message are appended to the Pod condition's message
+            for (JsonNode cs : pod.path("status").path("containerStatuses")) {
+                String state = cs.path("state").has("waiting") ? "waiting"
+                        : cs.path("state").has("terminated") ? "terminated" : null;
+                if (state != null) {
+                    String detail = Json.text(cs, "name") + ": " + orEmpty(Json.text(cs, "state", state, "message"));
+                    message = message.isEmpty() ? detail : message + "; " + detail;
+                    reason = orEmpty(Json.text(cs, "state", state, "reason"));
+                    break;
+                }
             }
         }
         set(conditions, RayClusterConditions.HEAD_POD_READY, status, reason, message, now);
@@ -408,5 +412,9 @@ public final class RayClusterStatusCalculator {
                 }
             }
         }
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
     }
 }

@@ -1,6 +1,7 @@
 package io.kuberaysim.controller.ray.cluster;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ray.AutoscalerOptions;
 import io.kuberaysim.api.ray.HeadGroupSpec;
 import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.api.ray.WorkerGroupSpec;
@@ -15,23 +16,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Builds head and worker Pods from the group templates the way KubeRay's {@code common/pod.go}
- * ({@code DefaultHeadPodTemplate}, {@code DefaultWorkerPodTemplate}, {@code BuildPod}) does: Ray labels and
- * annotations, the generated {@code ray start} command line with injected rayStartParams, Ray env vars, the
- * metrics port, the shared-memory volume, the worker {@code wait-gcs-ready} init container, the autoscaler
- * sidecar, and a controller ownerReference. Everything else in the user's template is copied verbatim,
+ * ({@code DefaultHeadPodTemplate}, {@code DefaultWorkerPodTemplate}, {@code BuildPod}) does: Ray labels (with
+ * the group's {@code labels}) and annotations, the generated {@code ray start} command line
+ * ({@link RayStartCommand}), Ray env vars by creator, the metrics port, the shared-memory and log volumes, the
+ * worker {@code wait-gcs-ready} init container and the autoscaler sidecar ({@link RayContainers}), the
+ * autoscaler's ServiceAccount, and a controller ownerReference. Everything else in the user's template is copied verbatim,
  * unknown fields included.
  */
 public final class RayPodFactory {
     /** Index of the Ray container in the Pod's containers ({@code utils.RayContainerIndex}). */
     public static final int RAY_CONTAINER_INDEX = 0;
-    /** Name of the injected autoscaler sidecar. */
-    public static final String AUTOSCALER_CONTAINER = "autoscaler";
     private static final String ULIMIT = "ulimit -n ${RAY_START_ULIMIT_OPEN_FILES:-65536}; ";
-    private static final Set<String> TRI_STATE_PARAMS = Set.of("log-color", "include-dashboard", "include-log-monitor");
 
     private RayPodFactory() {
     }
@@ -41,42 +39,65 @@ public final class RayPodFactory {
         return RayLabels.headServiceName(cluster) + "." + namespace + ".svc.cluster.local";
     }
 
-    /** The head Pod {@code <cluster>-head}. */
+    /** The head Pod {@code <cluster>-head} (lower case, as {@code utils.PodName}). */
     public static ObjectNode headPod(StoredObject cluster, RayClusterSpec spec) {
         HeadGroupSpec head = spec.headGroupSpec();
         Map<String, String> labels = baseLabels(cluster.name(), RayLabels.NODE_TYPE_HEAD, RayLabels.HEAD_GROUP);
-        ObjectNode pod = skeleton(cluster, RayLabels.headPodName(cluster.name()), head.template(), labels);
+        ObjectNode pod = skeleton(cluster, RayLabels.headPodName(cluster.name()), head.template(), labels,
+                head.labels());
         ObjectNode ann = Json.child((ObjectNode) pod.get("metadata"), "annotations");
         ann.put(RayLabels.FT_ENABLED, "false");
         ann.put(RayLabels.KUBERAY_VERSION, RayLabels.OPERATOR_VERSION);
         ObjectNode podSpec = (ObjectNode) pod.get("spec");
         boolean autoscaling = Boolean.TRUE.equals(spec.enableInTreeAutoscaling());
         ObjectNode ray = rayContainer(podSpec);
-        Map<String, String> params = startParams(head.rayStartParams(), head.resources(), head.labels(), ray);
-        params.putIfAbsent("dashboard-host", "0.0.0.0");
-        if (autoscaling) {
-            params.put("no-monitor", "true");
-        }
-        String startCmd = "ray start --head " + flags(params);
-        setCommand(cluster, ray, startCmd);
         String fqdn = fqdnHeadService(cluster.name(), cluster.namespace());
-        setEnv(ray, RayLabels.NODE_TYPE_HEAD, fqdn, startCmd, "127.0.0.1:" + RayLabels.GCS_PORT);
-        addMetricsPort(ray);
-        addSharedMemory(podSpec, ray, params);
+        String port = headPort(spec);
+        ObjectNode templateRay = ray.deepCopy();
+        RayStartCommand start = RayStartCommand.of(true, head.rayStartParams(), head.resources(), head.labels(),
+                ray.get("resources"), null, autoscaling);
         if (autoscaling) {
-            addAutoscaler(podSpec, ray, spec);
+            // DefaultHeadPodTemplate: the sidecar, the autoscaler's ServiceAccount, the v1/v2 switch
+            String sa = Json.text(podSpec, "serviceAccountName");
+            podSpec.put("serviceAccountName", sa == null || sa.isEmpty() ? cluster.name() : sa);
+            ObjectNode sidecar = RayContainers.autoscaler(templateRay, spec.autoscalerOptions() == null ? null
+                    : Json.MAPPER.valueToTree(spec.autoscalerOptions()));
+            ((ArrayNode) podSpec.get("containers")).add(sidecar);
+            AutoscalerOptions.Version version = spec.autoscalerOptions() == null ? null
+                    : spec.autoscalerOptions().version();
+            if (version != null) {
+                ArrayNode env = ray.get("env") instanceof ArrayNode a ? a : ray.putArray("env");
+                env.addObject().put("name", "RAY_enable_autoscaler_v2")
+                        .put("value", version == AutoscalerOptions.Version.v2 ? "true" : "false");
+                if (version == AutoscalerOptions.Version.v2) {
+                    podSpec.put("restartPolicy", "Never");
+                }
+            }
         }
+        addMetricsPort(ray);
+        // BuildPod
+        addServeLabel(cluster, pod, "false");
+        addSharedMemory(podSpec, ray, start.params());
+        if (autoscaling) {
+            ObjectNode sidecar = (ObjectNode) podSpec.get("containers").get(podSpec.get("containers").size() - 1);
+            addEmptyDir(podSpec, ray, "ray-logs", "/tmp/ray");
+            addEmptyDir(podSpec, sidecar, "ray-logs", "/tmp/ray");
+        }
+        setCommand(cluster, ray, start.command());
+        addInitContainerEnv(podSpec, fqdn);
+        setEnv(ray, RayLabels.NODE_TYPE_HEAD, fqdn, port, start.command(), creator(cluster));
         return pod;
     }
 
     /**
-     * A worker Pod {@code <cluster>-worker-<group>-<index>} with {@code ray.io/worker-group-replica-index}. For
-     * multi-host groups the index counts Pods, and the replica/host labels are derived from it.
+     * A worker Pod {@code <cluster>-worker-<group>-<index>} (lower case) with
+     * {@code ray.io/worker-group-replica-index}. For multi-host groups the index counts Pods, and the replica/host
+     * labels are derived from it.
      */
     public static ObjectNode workerPod(StoredObject cluster, RayClusterSpec spec, WorkerGroupSpec group, int index) {
         Map<String, String> labels = baseLabels(cluster.name(), RayLabels.NODE_TYPE_WORKER, group.groupName());
         ObjectNode pod = skeleton(cluster, RayLabels.workerPodName(cluster.name(), group.groupName(), index),
-                group.template(), labels);
+                group.template(), labels, group.labels());
         ObjectNode podLabels = (ObjectNode) pod.path("metadata").get("labels");
         int hosts = group.numOfHostsOrDefault();
         podLabels.put(RayLabels.WORKER_GROUP_REPLICA_INDEX, Integer.toString(index / hosts));
@@ -87,15 +108,54 @@ public final class RayPodFactory {
         ObjectNode podSpec = (ObjectNode) pod.get("spec");
         ObjectNode ray = rayContainer(podSpec);
         String fqdn = fqdnHeadService(cluster.name(), cluster.namespace());
-        Map<String, String> params = startParams(group.rayStartParams(), group.resources(), group.labels(), ray);
-        params.putIfAbsent("address", fqdn + ":" + RayLabels.GCS_PORT);
-        String startCmd = "ray start " + flags(params);
-        setCommand(cluster, ray, startCmd);
-        setEnv(ray, RayLabels.NODE_TYPE_WORKER, fqdn, startCmd, fqdn + ":" + RayLabels.GCS_PORT);
+        String port = headPort(spec);
+        // DefaultWorkerPodTemplate: the init container copies the Ray container before KubeRay adds its env
+        ArrayNode inits = podSpec.get("initContainers") instanceof ArrayNode a ? a : podSpec.putArray("initContainers");
+        inits.add(RayContainers.waitGcsReady(ray, fqdn, port));
+        RayStartCommand start = RayStartCommand.of(false, group.rayStartParams(), group.resources(), group.labels(),
+                ray.get("resources"), fqdn + ":" + port, false);
         addMetricsPort(ray);
-        addSharedMemory(podSpec, ray, params);
-        addWaitGcsReady(podSpec, ray, fqdn);
+        if (Boolean.TRUE.equals(spec.enableInTreeAutoscaling()) && spec.autoscalerOptions() != null
+                && spec.autoscalerOptions().version() == AutoscalerOptions.Version.v2) {
+            podSpec.put("restartPolicy", "Never");
+        }
+        // BuildPod
+        addServeLabel(cluster, pod, "true");
+        addSharedMemory(podSpec, ray, start.params());
+        setCommand(cluster, ray, start.command());
+        addInitContainerEnv(podSpec, fqdn);
+        setEnv(ray, RayLabels.NODE_TYPE_WORKER, fqdn, port, start.command(), creator(cluster));
         return pod;
+    }
+
+    /** {@code GetHeadPort}: the head group's {@code rayStartParams.port}, else the GCS default 6379. */
+    static String headPort(RayClusterSpec spec) {
+        Map<String, String> p = spec.headGroupSpec().rayStartParams();
+        return p != null && p.containsKey("port") ? p.get("port") : Integer.toString(RayLabels.GCS_PORT);
+    }
+
+    /** The CRD that created the cluster ({@code ray.io/originated-from-crd}), RayCluster for a user's own. */
+    static String creator(StoredObject cluster) {
+        String crd = cluster.labels().get(RayLabels.ORIGINATED_FROM_CRD);
+        return "RayJob".equals(crd) || "RayService".equals(crd) ? crd : "RayCluster";
+    }
+
+    /** {@code BuildPod}: Pods of a RayService's cluster get {@code ray.io/serve} (head "false", workers "true"). */
+    private static void addServeLabel(StoredObject cluster, ObjectNode pod, String value) {
+        if ("RayService".equals(creator(cluster))) {
+            ((ObjectNode) pod.path("metadata").get("labels")).put(RayLabels.SERVE, value);
+        }
+    }
+
+    /** {@code setInitContainerEnvVars}: every init container learns where the head is. */
+    private static void addInitContainerEnv(ObjectNode podSpec, String fqdn) {
+        if (podSpec.get("initContainers") instanceof ArrayNode inits) {
+            for (JsonNode c : inits) {
+                ArrayNode env = c.get("env") instanceof ArrayNode a ? a : ((ObjectNode) c).putArray("env");
+                env.addObject().put("name", "FQ_RAY_IP").put("value", fqdn);
+                env.addObject().put("name", "RAY_IP").put("value", fqdn.substring(0, fqdn.indexOf('.')));
+            }
+        }
     }
 
     /** The seven labels KubeRay always puts on Ray Pods ({@code labelPod}). */
@@ -112,7 +172,7 @@ public final class RayPodFactory {
     }
 
     private static ObjectNode skeleton(StoredObject cluster, String name, ObjectNode template,
-            Map<String, String> defaults) {
+            Map<String, String> defaults, Map<String, String> groupLabels) {
         ObjectNode pod = Json.object();
         pod.put("apiVersion", "v1");
         pod.put("kind", "Pod");
@@ -126,15 +186,21 @@ public final class RayPodFactory {
         meta.put("namespace", cluster.namespace());
         ObjectNode labels = Json.object();
         defaults.forEach(labels::put);
+        // mergeLabels: template labels, then the group's labels on top; labelPod: they win over the defaults,
+        // except the three KubeRay relies on to find its Pods
+        Map<String, String> merged = new LinkedHashMap<>();
         JsonNode tl = meta.get("labels");
         if (tl instanceof ObjectNode tlo) {
-            // template labels win, except the three KubeRay relies on to find its Pods
-            tlo.properties().forEach(e -> {
-                if (!Set.of(RayLabels.NODE_TYPE, RayLabels.GROUP, RayLabels.CLUSTER).contains(e.getKey())) {
-                    labels.set(e.getKey(), e.getValue());
-                }
-            });
+            tlo.properties().forEach(e -> merged.put(e.getKey(), e.getValue().asString()));
         }
+        if (groupLabels != null) {
+            merged.putAll(groupLabels);
+        }
+        merged.forEach((k, v) -> {
+            if (!Set.of(RayLabels.NODE_TYPE, RayLabels.GROUP, RayLabels.CLUSTER).contains(k)) {
+                labels.put(k, v);
+            }
+        });
         meta.set("labels", labels);
         meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(cluster));
         JsonNode tspec = template == null ? null : template.get("spec");
@@ -146,104 +212,17 @@ public final class RayPodFactory {
         return (ObjectNode) podSpec.get("containers").get(RAY_CONTAINER_INDEX);
     }
 
-    /** rayStartParams with KubeRay's additions common to head and workers ({@code setMissingRayStartParams}). */
-    private static Map<String, String> startParams(Map<String, String> user, Map<String, String> groupResources,
-            Map<String, String> groupLabels, ObjectNode ray) {
-        Map<String, String> p = new TreeMap<>(user == null ? Map.of() : user);
-        p.putIfAbsent("metrics-export-port", Integer.toString(RayLabels.METRICS_PORT));
-        p.putIfAbsent("block", "true");
-        p.putIfAbsent("dashboard-agent-listen-port", Integer.toString(RayLabels.DASHBOARD_AGENT_PORT));
-        if (groupResources != null && !groupResources.isEmpty()) {
-            Map<String, String> custom = new TreeMap<>();
-            groupResources.forEach((k, v) -> {
-                switch (k) {
-                    case "CPU" -> p.put("num-cpus", v);
-                    case "GPU" -> p.put("num-gpus", v);
-                    case "memory" -> p.put("memory", v);
-                    default -> custom.put(k, v);
-                }
-            });
-            if (!custom.isEmpty()) {
-                p.put("resources", resourcesJson(custom));
-            }
-        } else {
-            JsonNode limits = ray.path("resources").path("limits");
-            JsonNode requests = ray.path("resources").path("requests");
-            if (!p.containsKey("num-cpus")) {
-                String cpu = nonZero(limits, "cpu") != null ? nonZero(limits, "cpu") : nonZero(requests, "cpu");
-                if (cpu != null) {
-                    p.put("num-cpus", Long.toString(ResourceQuantities.ceil(cpu)));
-                }
-            }
-            if (!p.containsKey("memory") && nonZero(limits, "memory") != null) {
-                p.put("memory", Long.toString(ResourceQuantities.ceil(nonZero(limits, "memory"))));
-            }
-            if (!p.containsKey("num-gpus")) {
-                long gpus = 0;
-                for (var e : limits.properties()) {
-                    if (e.getKey().endsWith("gpu")) {
-                        gpus += ResourceQuantities.ceil(e.getValue().asString());
-                    }
-                }
-                if (gpus > 0) {
-                    p.put("num-gpus", Long.toString(gpus));
-                }
-            }
-            String tpu = nonZero(limits, "google.com/tpu");
-            if (!p.containsKey("resources") && tpu != null) {
-                p.put("resources", resourcesJson(Map.of("TPU", Long.toString(ResourceQuantities.ceil(tpu)))));
-            }
-        }
-        if (groupLabels != null && !groupLabels.isEmpty()) {
-            StringBuilder sb = new StringBuilder();
-            new TreeMap<>(groupLabels).forEach((k, v) -> sb.append(sb.isEmpty() ? "" : ",").append(k).append('=').append(v));
-            p.put("labels", sb.toString());
-        }
-        return p;
-    }
-
-    private static String resourcesJson(Map<String, String> resources) {
-        StringBuilder sb = new StringBuilder("'{");
-        new TreeMap<>(resources).forEach((k, v) -> sb.append(sb.length() > 2 ? "," : "")
-                .append('"').append(k).append("\":").append(v));
-        return sb.append("}'").toString();
-    }
-
-    private static String nonZero(JsonNode list, String key) {
-        JsonNode q = list.get(key);
-        if (q == null || q.isNull()) {
-            return null;
-        }
-        String s = q.isNumber() ? q.asString() : q.asString();
-        return ResourceQuantities.amount(s).signum() == 0 ? null : s;
-    }
-
-    /** {@code convertParamMap}: sorted; "true" becomes a bare flag and "false" is dropped, but for tri-state flags. */
-    static String flags(Map<String, String> params) {
-        StringBuilder sb = new StringBuilder();
-        new TreeMap<>(params).forEach((k, v) -> {
-            String lower = v.toLowerCase();
-            if ((lower.equals("true") || lower.equals("false")) && !TRI_STATE_PARAMS.contains(k)) {
-                if (lower.equals("true")) {
-                    sb.append(sb.isEmpty() ? "" : " ").append("--").append(k);
-                }
-            } else {
-                sb.append(sb.isEmpty() ? "" : " ").append("--").append(k).append('=').append(v);
-            }
-        });
-        return sb.toString();
-    }
-
     private static void setCommand(StoredObject cluster, ObjectNode ray, String startCmd) {
         JsonNode ann = Json.at(cluster.object(), "metadata", "annotations");
         if (ann != null && "true".equals(Json.text(ann, RayLabels.OVERWRITE_CONTAINER_CMD))) {
             return;
         }
+        // convertCmdToString: each word of command and args written " %s "
         StringBuilder user = new StringBuilder();
         for (String f : List.of("command", "args")) {
             JsonNode n = ray.get(f);
             if (n != null && n.isArray()) {
-                n.forEach(x -> user.append(user.isEmpty() ? "" : " ").append(x.asString()));
+                n.forEach(x -> user.append(' ').append(x.asString()).append(' '));
             }
         }
         if (user.toString().contains("ray start")) {
@@ -255,7 +234,9 @@ public final class RayPodFactory {
         ray.putArray("args").add(user.isEmpty() ? generated : user + " && " + generated);
     }
 
-    private static void setEnv(ObjectNode ray, String nodeType, String fqdn, String startCmd, String address) {
+    /** {@code setContainerEnvVars}, with the RayService-only timeouts and the creator in the usage tags. */
+    private static void setEnv(ObjectNode ray, String nodeType, String fqdn, String port, String startCmd,
+                               String creator) {
         ArrayNode env = ray.get("env") instanceof ArrayNode a ? a : ray.putArray("env");
         if (RayLabels.NODE_TYPE_WORKER.equals(nodeType)) {
             addEnv(env, "FQ_RAY_IP", fqdn);
@@ -266,12 +247,18 @@ public final class RayPodFactory {
         addFieldEnv(env, "RAY_CLOUD_INSTANCE_ID", "metadata.name");
         addFieldEnv(env, "RAY_NODE_TYPE_NAME", "metadata.labels['" + RayLabels.GROUP + "']");
         addEnv(env, "KUBERAY_GEN_RAY_START_CMD", startCmd);
-        addEnv(env, "RAY_PORT", Integer.toString(RayLabels.GCS_PORT));
-        addEnv(env, "RAY_ADDRESS", address);
+        addEnv(env, "RAY_PORT", port);
+        if ("RayService".equals(creator)) {
+            addEnv(env, "RAY_timeout_ms_task_wait_for_death_info", "0");
+            addEnv(env, "RAY_gcs_server_request_timeout_seconds", "5");
+            addEnv(env, "RAY_SERVE_KV_TIMEOUT_S", "5");
+        }
+        boolean head = RayLabels.NODE_TYPE_HEAD.equals(nodeType);
+        addEnv(env, "RAY_ADDRESS", (head ? "127.0.0.1" : fqdn) + ":" + port);
         addEnv(env, "RAY_USAGE_STATS_KUBERAY_IN_USE", "1");
-        if (RayLabels.NODE_TYPE_HEAD.equals(nodeType)) {
+        if (head) {
             addEnv(env, "RAY_USAGE_STATS_EXTRA_TAGS", "kuberay_version=" + RayLabels.OPERATOR_VERSION
-                    + ";kuberay_crd=RayCluster");
+                    + ";kuberay_crd=" + creator);
         }
         addEnv(env, "RAY_DASHBOARD_ENABLE_K8S_DISK_USAGE", "1");
     }
@@ -333,58 +320,22 @@ public final class RayPodFactory {
                 .put("name", "shared-mem").put("mountPath", "/dev/shm");
     }
 
-    private static void addWaitGcsReady(ObjectNode podSpec, ObjectNode ray, String fqdn) {
-        ArrayNode inits = podSpec.get("initContainers") instanceof ArrayNode a ? a : podSpec.putArray("initContainers");
-        ObjectNode c = inits.addObject();
-        c.put("name", "wait-gcs-ready");
-        if (ray.has("image")) {
-            c.set("image", ray.get("image").deepCopy());
+    /** {@code addEmptyDir}: mount an emptyDir at {@code path} unless the container already mounts something there. */
+    private static void addEmptyDir(ObjectNode podSpec, ObjectNode container, String volume, String path) {
+        ArrayNode mounts = container.get("volumeMounts") instanceof ArrayNode a ? a : container.putArray("volumeMounts");
+        for (JsonNode m : mounts) {
+            if (path.equals(Json.text(m, "mountPath"))) {
+                return;
+            }
         }
-        if (ray.has("imagePullPolicy")) {
-            c.set("imagePullPolicy", ray.get("imagePullPolicy").deepCopy());
+        ArrayNode volumes = podSpec.get("volumes") instanceof ArrayNode a ? a : podSpec.putArray("volumes");
+        boolean exists = false;
+        for (JsonNode v : volumes) {
+            exists |= volume.equals(Json.text(v, "name"));
         }
-        c.putArray("command").add("/bin/bash").add("-c").add("--");
-        String address = fqdn + ":" + RayLabels.GCS_PORT;
-        c.putArray("args").add("SECONDS=0; while true; do if (( SECONDS <= 120 )); then if ray health-check --address "
-                + address + " > /dev/null 2>&1; then echo \"GCS is ready.\"; break; fi; echo \"$SECONDS seconds "
-                + "elapsed: Waiting for GCS to be ready.\"; else if ray health-check --address " + address
-                + "; then echo \"GCS is ready. Any error messages above can be safely ignored.\"; break; fi; echo "
-                + "\"$SECONDS seconds elapsed: Still waiting for GCS to be ready.\"; fi; sleep 5; done");
-        ArrayNode env = c.putArray("env");
-        addEnv(env, "FQ_RAY_IP", fqdn);
-        addEnv(env, "RAY_IP", fqdn.substring(0, fqdn.indexOf('.')));
-        ObjectNode res = c.putObject("resources");
-        res.putObject("limits").put("cpu", "200m").put("memory", "256Mi");
-        res.putObject("requests").put("cpu", "200m").put("memory", "256Mi");
-        if (ray.get("volumeMounts") instanceof ArrayNode m) {
-            c.set("volumeMounts", m.deepCopy());
+        if (!exists) {
+            volumes.addObject().put("name", volume).putObject("emptyDir");
         }
-    }
-
-    private static void addAutoscaler(ObjectNode podSpec, ObjectNode ray, RayClusterSpec spec) {
-        ObjectNode c = ((ArrayNode) podSpec.get("containers")).addObject();
-        c.put("name", AUTOSCALER_CONTAINER);
-        ObjectNode opts = spec.autoscalerOptions() == null ? Json.object()
-                : (ObjectNode) Json.MAPPER.valueToTree(spec.autoscalerOptions());
-        JsonNode image = opts.has("image") ? opts.get("image") : ray.get("image");
-        if (image != null) {
-            c.set("image", image.deepCopy());
-        }
-        c.put("imagePullPolicy", opts.has("imagePullPolicy") ? opts.get("imagePullPolicy").asString() : "IfNotPresent");
-        c.putArray("command").add("/bin/bash").add("-lc").add("--");
-        c.putArray("args").add("ray kuberay-autoscaler --cluster-name $(RAY_CLUSTER_NAME) "
-                + "--cluster-namespace $(RAY_CLUSTER_NAMESPACE)");
-        ArrayNode env = c.putArray("env");
-        addFieldEnv(env, "RAY_CLUSTER_NAME", "metadata.labels['" + RayLabels.CLUSTER + "']");
-        addFieldEnv(env, "RAY_CLUSTER_NAMESPACE", "metadata.namespace");
-        addFieldEnv(env, "RAY_HEAD_POD_NAME", "metadata.name");
-        addEnv(env, "KUBERAY_CRD_VER", "v1");
-        if (opts.get("resources") instanceof ObjectNode r) {
-            c.set("resources", r.deepCopy());
-        } else {
-            ObjectNode res = c.putObject("resources");
-            res.putObject("limits").put("cpu", "500m").put("memory", "512Mi");
-            res.putObject("requests").put("cpu", "500m").put("memory", "512Mi");
-        }
+        mounts.addObject().put("name", volume).put("mountPath", path);
     }
 }

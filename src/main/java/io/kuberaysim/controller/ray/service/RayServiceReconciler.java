@@ -427,8 +427,7 @@ public final class RayServiceReconciler implements Reconciler {
     /**
      * KubeRay's {@code constructRayClusterForRayService}: the RayService's labels and annotations plus the
      * originated-from labels and the hash annotations, a controller reference to the RayService, and
-     * {@code rayClusterConfig} as the spec. The Pod templates get KubeRay's serve labels (head "false", workers
-     * "true"), which KubeRay adds when it builds the Pods of a RayService's cluster.
+     * {@code rayClusterConfig} as the spec (the serve labels are added to the Pods by the RayCluster controller).
      */
     static ObjectNode constructCluster(StoredObject obj, String name) {
         ObjectNode c = Json.object();
@@ -455,23 +454,9 @@ public final class RayServiceReconciler implements Reconciler {
         ann.put(ServiceKeys.NUM_WORKER_GROUPS, Integer.toString(ClusterSpecHash.workerGroupCount(config)));
         ann.put(RayLabels.KUBERAY_VERSION, RayLabels.OPERATOR_VERSION);
         meta.putArray("ownerReferences").add(OwnerReferences.controllerReference(obj));
-        ObjectNode spec = config == null ? Json.object() : ((ObjectNode) config).deepCopy();
-        setTemplateLabel(Json.at(spec, "headGroupSpec"), "false");
-        JsonNode groups = spec.get("workerGroupSpecs");
-        if (groups != null && groups.isArray()) {
-            groups.forEach(g -> setTemplateLabel(g, "true"));
-        }
-        c.set("spec", spec);
+        // the spec as given: KubeRay's BuildPod puts ray.io/serve on the Pods, not into the templates
+        c.set("spec", config == null ? Json.object() : ((ObjectNode) config).deepCopy());
         return c;
-    }
-
-    private static void setTemplateLabel(JsonNode group, String value) {
-        if (group instanceof ObjectNode g) {
-            ObjectNode template = Json.child(g, "template");
-            ObjectNode tmeta = Json.child(template, "metadata");
-            ObjectNode tlabels = Json.child(tmeta, "labels");
-            tlabels.put(RayLabels.SERVE, value);
-        }
     }
 
     private static boolean shouldUpdateCluster(StoredObject obj, WorkingStatus st, Cluster cluster, boolean active) {

@@ -178,6 +178,11 @@ class RayClusterReconcilerTest {
         assertThat(s.path("observedGeneration").asLong()).isEqualTo(1);
         assertThat(condition(s, "HeadPodReady").path("reason").asString()).isEqualTo("HeadPodRunningAndReady");
         assertThat(condition(s, "RayClusterProvisioned").path("status").asString()).isEqualTo("True");
+        // raycluster_controller.go calculateStatus, default branch: both suspend conditions False, always
+        assertThat(condition(s, "RayClusterSuspended").path("status").asString()).isEqualTo("False");
+        assertThat(condition(s, "RayClusterSuspending").path("status").asString()).isEqualTo("False");
+        assertThat(condition(s, "RayClusterSuspending").path("reason").asString()).isEqualTo("RayClusterSuspending");
+        assertThat(s.path("conditions")).hasSize(4);
     }
 
     static JsonNode condition(JsonNode status, String type) {
@@ -211,9 +216,10 @@ class RayClusterReconcilerTest {
         assertThat(owner.path("blockOwnerDeletion").asBoolean()).isTrue();
         JsonNode ray = head.path("spec").path("containers").get(0);
         assertThat(ray.path("command").toString()).isEqualTo("[\"/bin/bash\",\"-c\",\"--\"]");
+        // common/pod.go convertParamMap writes each flag " --k=v "
         assertThat(ray.path("args").get(0).asString()).isEqualTo("ulimit -n ${RAY_START_ULIMIT_OPEN_FILES:-65536}; "
-                + "ray start --head --block --dashboard-agent-listen-port=52365 --dashboard-host=0.0.0.0 "
-                + "--memory=2147483648 --metrics-export-port=8080 --num-cpus=0");
+                + "ray start --head  --block  --dashboard-agent-listen-port=52365  --dashboard-host=0.0.0.0 "
+                + " --memory=2147483648  --metrics-export-port=8080  --num-cpus=0 ");
         assertThat(envNames(ray)).contains("RAY_CLUSTER_NAME", "RAY_CLUSTER_NAMESPACE", "RAY_PORT", "RAY_ADDRESS",
                 "KUBERAY_GEN_RAY_START_CMD").doesNotContain("FQ_RAY_IP");
 
@@ -223,7 +229,7 @@ class RayClusterReconcilerTest {
         assertThat(worker.path("metadata").path("labels").path("ray.io/identifier").asString()).isEqualTo("demo-worker");
         JsonNode wray = worker.path("spec").path("containers").get(0);
         assertThat(wray.path("args").get(0).asString())
-                .contains("ray start --address=demo-head-svc.default.svc.cluster.local:6379 --block");
+                .contains("ray start  --address=demo-head-svc.default.svc.cluster.local:6379  --block ");
         assertThat(env(wray, "FQ_RAY_IP")).isEqualTo("demo-head-svc.default.svc.cluster.local");
         assertThat(env(wray, "RAY_IP")).isEqualTo("demo-head-svc");
         assertThat(worker.path("spec").path("initContainers").get(0).path("name").asString()).isEqualTo("wait-gcs-ready");
