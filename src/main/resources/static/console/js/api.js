@@ -99,11 +99,14 @@ export async function watchStream(path, onEvent, signal) {
     const { value, done } = await reader.read();
     if (done) break;
     buffered += value;
+    // one pass over a chunk that may hold thousands of events: cut lines at a moving index, keep the rest
+    let start = 0;
     let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl).trim();
-      buffered = buffered.slice(nl + 1);
+    while ((nl = buffered.indexOf('\n', start)) >= 0) {
+      const line = buffered.slice(start, nl).trim();
+      start = nl + 1;
       if (line) onEvent(JSON.parse(line));
     }
+    buffered = buffered.slice(start);
   }
 }

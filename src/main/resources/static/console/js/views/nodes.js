@@ -51,71 +51,134 @@ export function mount(root) {
     del.addEventListener('click', () => {
       if (confirm(`Delete Node ${name}? Its Pods fail with NodeLost.`)) deleteObject('Node', '', name);
     });
-    details.addEventListener('toggle', render);
+    details.addEventListener('toggle', () => renderNode(name));
     cards.set(name, c);
     return c;
   }
 
+  // What each Pod adds to its node (or that it is unschedulable), kept per event so that a burst of Pod
+  // changes costs one small update each instead of a pass over every Pod.
+  const contributions = new Map(); // pod key → {node, cpu, memory, gpu} | {unschedulable: pod}
+  const perNode = new Map(); // node name → {cpu, memory, gpu, pods: Set of pod keys}
+  const unschedulable = new Map(); // pod key → pod
+  const dirtyNodes = new Set();
+  let nodesChanged = true;
+  let unschedulableChanged = true;
+
+  function totals(nodeName) {
+    let t = perNode.get(nodeName);
+    if (!t) perNode.set(nodeName, (t = { cpu: 0, memory: 0, gpu: 0, pods: new Set() }));
+    return t;
+  }
+
+  function forget(key) {
+    const c = contributions.get(key);
+    if (!c) return;
+    contributions.delete(key);
+    if (c.node) {
+      const t = totals(c.node);
+      t.cpu -= c.cpu;
+      t.memory -= c.memory;
+      t.gpu -= c.gpu;
+      t.pods.delete(key);
+      dirtyNodes.add(c.node);
+    } else if (unschedulable.delete(key)) {
+      unschedulableChanged = true;
+    }
+  }
+
+  function count(key, p) {
+    const phase = p.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return;
+    if (p.spec?.nodeName) {
+      const r = podRequests(p);
+      const t = totals(p.spec.nodeName);
+      t.cpu += r.cpu;
+      t.memory += r.memory;
+      t.gpu += r.gpu;
+      t.pods.add(key);
+      contributions.set(key, { node: p.spec.nodeName, ...r });
+      dirtyNodes.add(p.spec.nodeName);
+    } else if (condition(p, 'PodScheduled')?.status === 'False') {
+      unschedulable.set(key, p);
+      contributions.set(key, { unschedulable: true });
+      unschedulableChanged = true;
+    }
+  }
+
+  function recountAll() {
+    contributions.clear();
+    perNode.clear();
+    unschedulable.clear();
+    for (const [key, p] of pods.informer.items) count(key, p);
+    nodesChanged = unschedulableChanged = true;
+  }
+
+  function renderNode(name) {
+    const node = nodes.informer.items.get(name);
+    const c = cards.get(name);
+    if (!node || !c) return;
+    c.node = node;
+    const t = perNode.get(name) || { cpu: 0, memory: 0, gpu: 0, pods: new Set() };
+    const alloc = node.status?.allocatable || {};
+    setBar(c.cpu, t.cpu, quantity(alloc.cpu), cpus);
+    setBar(c.memory, t.memory, quantity(alloc.memory), bytes);
+    setBar(c.gpu, t.gpu, quantity(alloc['nvidia.com/gpu']), (n) => String(n));
+    c.gpu.el.hidden = !quantity(alloc['nvidia.com/gpu']);
+    const ready = condition(node, 'Ready')?.status === 'True';
+    c.status.textContent = `${ready ? 'Ready' : 'NotReady'}${node.spec?.unschedulable ? ',SchedulingDisabled' : ''}`;
+    c.status.className = `badge ${ready ? 'state-ready' : 'state-failed'}`;
+    c.cordonBtn.textContent = node.spec?.unschedulable ? 'Uncordon' : 'Cordon';
+    c.readyBtn.textContent = ready ? 'Mark NotReady' : 'Mark Ready';
+    c.podsSummary.textContent = `${t.pods.size} Pods`;
+    if (c.details.open) c.podList.replaceChildren(...[...t.pods].sort().map((k) => h('li', {}, k)));
+  }
+
   const render = coalesce(() => {
-    const byNode = new Map();
-    const unschedulable = [];
-    for (const p of pods.informer.items.values()) {
-      const phase = p.status?.phase;
-      if (phase === 'Succeeded' || phase === 'Failed') continue;
-      if (p.spec?.nodeName) {
-        let list = byNode.get(p.spec.nodeName);
-        if (!list) byNode.set(p.spec.nodeName, (list = []));
-        list.push(p);
-      } else {
-        const sc = condition(p, 'PodScheduled');
-        if (sc?.status === 'False') unschedulable.push(p);
+    if (nodesChanged) {
+      nodesChanged = false;
+      for (const [name, c] of cards) {
+        if (!nodes.informer.items.has(name)) {
+          c.el.remove();
+          cards.delete(name);
+        }
       }
+      const names = [...nodes.informer.items.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+      grid.replaceChildren(...names.map((name) => card(nodes.informer.items.get(name)).el));
+      names.forEach(renderNode);
+    } else {
+      dirtyNodes.forEach(renderNode);
     }
-    const names = [...nodes.informer.items.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-    for (const [name, c] of cards) {
-      if (!nodes.informer.items.has(name)) {
-        c.el.remove();
-        cards.delete(name);
-      }
+    dirtyNodes.clear();
+    if (unschedulableChanged) {
+      unschedulableChanged = false;
+      unschedCount.textContent = `(${unschedulable.size})`;
+      unschedBody.replaceChildren(...[...unschedulable.values()].slice(0, MAX_UNSCHEDULABLE_SHOWN).map((p) => h('tr', {},
+        h('td', {}, p.metadata.namespace), h('td', {}, p.metadata.name),
+        h('td', {}, condition(p, 'PodScheduled')?.message || condition(p, 'PodScheduled')?.reason || ''))));
     }
-    let previous = null;
-    for (const name of names) {
-      const node = nodes.informer.items.get(name);
-      const c = card(node);
-      c.node = node;
-      if (c.el.previousSibling !== previous || c.el.parentNode !== grid) grid.insertBefore(c.el, previous ? previous.nextSibling : grid.firstChild);
-      previous = c.el;
-      const list = byNode.get(name) || [];
-      const used = { cpu: 0, memory: 0, gpu: 0 };
-      for (const p of list) {
-        const r = podRequests(p);
-        used.cpu += r.cpu;
-        used.memory += r.memory;
-        used.gpu += r.gpu;
-      }
-      const alloc = node.status?.allocatable || {};
-      setBar(c.cpu, used.cpu, quantity(alloc.cpu), cpus);
-      setBar(c.memory, used.memory, quantity(alloc.memory), bytes);
-      setBar(c.gpu, used.gpu, quantity(alloc['nvidia.com/gpu']), (n) => String(n));
-      c.gpu.el.hidden = !quantity(alloc['nvidia.com/gpu']);
-      const ready = condition(node, 'Ready')?.status === 'True';
-      const s = `${ready ? 'Ready' : 'NotReady'}${node.spec?.unschedulable ? ',SchedulingDisabled' : ''}`;
-      c.status.textContent = s;
-      c.status.className = `badge ${ready ? 'state-ready' : 'state-failed'}`;
-      c.cordonBtn.textContent = node.spec?.unschedulable ? 'Uncordon' : 'Cordon';
-      c.readyBtn.textContent = ready ? 'Mark NotReady' : 'Mark Ready';
-      c.podsSummary.textContent = `${list.length} Pods`;
-      if (c.details.open) {
-        c.podList.replaceChildren(...list.map((p) => h('li', {}, `${p.metadata.namespace}/${p.metadata.name}`)));
-      }
-    }
-    unschedCount.textContent = `(${unschedulable.length})`;
-    unschedBody.replaceChildren(...unschedulable.slice(0, MAX_UNSCHEDULABLE_SHOWN).map((p) => h('tr', {},
-      h('td', {}, p.metadata.namespace), h('td', {}, p.metadata.name),
-      h('td', {}, condition(p, 'PodScheduled')?.message || condition(p, 'PodScheduled')?.reason || ''))));
   });
-  const nodes = use('Node', render);
-  const pods = use('Pod', render);
+
+  function onPod(type, p) {
+    if (type === 'RESET') recountAll();
+    else if (type === 'ERROR' || !p) return;
+    else {
+      const key = `${p.metadata.namespace}/${p.metadata.name}`;
+      forget(key);
+      if (type !== 'DELETED') count(key, p);
+    }
+    render();
+  }
+
+  function onNode(type, n) {
+    if (type === 'RESET' || type === 'ADDED' || type === 'DELETED') nodesChanged = true;
+    else if (n) dirtyNodes.add(n.metadata.name);
+    render();
+  }
+
+  const nodes = use('Node', onNode);
+  const pods = use('Pod', onPod);
+  if (pods.informer.synced) recountAll();
   render();
   return () => {
     nodes.release();
