@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The web console in a real browser against the server on a free loopback port, on the virtual clock: the seed's
  * RayCluster applied from the page comes up when the clock is advanced from the page, its head Pod deleted from the
- * page comes back, the demo RayJob runs to Complete, the timeline shows it all in the demo's wording, and the
+ * page comes back, the demo RayJob runs to Complete, the sample RayService serves from its active cluster, the timeline shows it all in the demo's wording, and the
  * editor shows the server's Status for bad input. Screenshots of every view go to target/console/.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -133,6 +133,14 @@ class ConsoleBrowserIT {
         assertThat(driver().findElement(By.cssSelector(".path")).getText())
                 .isEqualTo("Path: New → Initializing → Running → Complete");
         browser.screenshot("rayjob");
+
+        assertThat(submit("rayservice.yaml", null, "apply-button")).startsWith("ok");
+        open("#/rayservice/default/rayservice-sample");
+        click(By.id("clock-settle"));
+        waiting().until(d -> d.findElement(By.cssSelector("[data-role='active']")).getText().contains("RUNNING"));
+        assertThat(driver().findElement(By.cssSelector("[data-role='active']")).getText())
+                .contains("serve Service points here");
+        browser.screenshot("rayservice");
 
         open("#/overview");
         waiting().until(d -> d.findElements(By.cssSelector("#overview-RayCluster tr[data-name='demo-raycluster']"))
