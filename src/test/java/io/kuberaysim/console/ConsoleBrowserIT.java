@@ -90,6 +90,15 @@ class ConsoleBrowserIT {
 
     @Test
     void drivesTheSeedScenarioFromThePage() {
+        try {
+            seedScenario();
+        } catch (RuntimeException | AssertionError e) {
+            browser.screenshot("failure"); // what the page showed when the test gave up
+            throw e;
+        }
+    }
+
+    private void seedScenario() {
         driver().get("http://127.0.0.1:" + port + "/");
         waiting().until(d -> d.getCurrentUrl().endsWith("/console/"));
         waiting().until(d -> d.findElement(By.id("clock-mode")).getText().equals("virtual"));
