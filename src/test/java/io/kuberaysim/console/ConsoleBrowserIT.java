@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -52,7 +53,8 @@ class ConsoleBrowserIT {
     }
 
     private WebDriverWait waiting() {
-        return new WebDriverWait(driver(), WAIT);
+        // views redraw parts of the page as events arrive: an element read a moment ago may be gone
+        return (WebDriverWait) new WebDriverWait(driver(), WAIT).ignoring(StaleElementReferenceException.class);
     }
 
     private void open(String hash) {
@@ -146,9 +148,8 @@ class ConsoleBrowserIT {
         assertThat(submit("rayservice.yaml", null, "apply-button")).startsWith("ok");
         open("#/rayservice/default/rayservice-sample");
         click(By.id("clock-settle"));
-        waiting().until(d -> d.findElement(By.cssSelector("[data-role='active']")).getText().contains("RUNNING"));
-        assertThat(driver().findElement(By.cssSelector("[data-role='active']")).getText())
-                .contains("serve Service points here");
+        waiting().until(d -> d.findElement(By.cssSelector("[data-role='active']")).getText().contains("RUNNING")
+                && d.findElement(By.cssSelector("[data-role='active']")).getText().contains("serve Service points here"));
         browser.screenshot("rayservice");
 
         open("#/overview");
