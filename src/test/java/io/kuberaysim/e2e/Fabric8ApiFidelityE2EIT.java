@@ -1,5 +1,7 @@
 package io.kuberaysim.e2e;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -89,5 +91,25 @@ class Fabric8ApiFidelityE2EIT {
         } finally {
             running.cancel(true);
         }
+    }
+
+    @Test
+    void serverSideApplyConflictsAndForceConflicts() {
+        ConfigMap mine = new ConfigMapBuilder().withNewMetadata().withName("ssa-settings").endMetadata()
+                .addToData("mode", "fast").build();
+        client.configMaps().resource(mine).fieldManager("alice").serverSideApply();
+        ConfigMap theirs = new ConfigMapBuilder().withNewMetadata().withName("ssa-settings").endMetadata()
+                .addToData("mode", "safe").build();
+
+        KubernetesClientException e = catchThrowableOfType(KubernetesClientException.class,
+                () -> client.configMaps().resource(theirs).fieldManager("bob").serverSideApply());
+        assertThat(e.getCode()).isEqualTo(409);
+        assertThat(e.getStatus().getMessage())
+                .isEqualTo("Apply failed with 1 conflict: conflict with \"alice\": .data.mode");
+        assertThat(e.getStatus().getDetails().getCauses().get(0).getField()).isEqualTo(".data.mode");
+
+        ConfigMap forced = client.configMaps().resource(theirs).fieldManager("bob").forceConflicts().serverSideApply();
+        assertThat(forced.getData()).containsEntry("mode", "safe");
+        assertThat(forced.getMetadata().getManagedFields()).extracting("manager").containsExactly("bob");
     }
 }
