@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The web console in a real browser against the server on a free loopback port, on the virtual clock: the seed's
  * RayCluster applied from the page comes up when the clock is advanced from the page, its head Pod deleted from the
- * page comes back, the demo RayJob runs to Complete, the sample RayService serves from its active cluster, the timeline shows it all in the demo's wording, and the
+ * page comes back, a worker group scaled from the page gets its third worker, the demo RayJob runs to Complete, the sample RayService serves from its active cluster, the timeline shows it all in the demo's wording, and the
  * editor shows the server's Status for bad input. Screenshots of every view go to target/console/.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -137,6 +137,15 @@ class ConsoleBrowserIT {
         waiting().until(d -> tileState(head).equals("Running")
                 && "Ready".equals(d.findElement(By.cssSelector("[data-pod='" + head + "']")).getAttribute("data-state")));
 
+        // scale the worker group from the page: a third worker comes up
+        WebElement replicas = driver().findElement(By.cssSelector("[data-group='small-wg'] input.replicas"));
+        replicas.clear();
+        replicas.sendKeys("3");
+        click(By.cssSelector("[data-group='small-wg'] .scale button"));
+        waiting().until(d -> !tileState("demo-raycluster-worker-small-wg-2").equals("absent"));
+        click(By.cssSelector("[data-advance='10']"));
+        waiting().until(d -> tileState("demo-raycluster-worker-small-wg-2").equals("Running"));
+
         assertThat(submit("example-job.yaml", null, "apply-button")).startsWith("ok");
         open("#/rayjob/default/example-job");
         click(By.id("clock-settle"));
@@ -164,6 +173,12 @@ class ConsoleBrowserIT {
         waiting().until(d -> d.findElements(By.cssSelector(".bar-text")).stream()
                 .anyMatch(e -> e.getText().matches("[1-9]\\d* / 16")));
         browser.screenshot("nodes");
+        click(By.cssSelector(".node[data-node='sim-node-3'] .actions button"));
+        waiting().until(d -> d.findElement(By.cssSelector(".node[data-node='sim-node-3'] .badge")).getText()
+                .equals("Ready,SchedulingDisabled"));
+        click(By.cssSelector(".node[data-node='sim-node-3'] .actions button"));
+        waiting().until(d -> d.findElement(By.cssSelector(".node[data-node='sim-node-3'] .badge")).getText()
+                .equals("Ready"));
 
         open("#/timeline");
         waiting().until(d -> d.findElement(By.id("timeline-lines")).getText()
