@@ -5,6 +5,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.apiserver.http.WatchStreams;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,8 @@ class KubectlE2EIT {
     int port;
     @Autowired
     GenericRegistry registry;
+    @Autowired
+    WatchStreams watches;
     @TempDir
     static Path dir;
     Path kubeconfig;
@@ -184,6 +187,17 @@ class KubectlE2EIT {
                 .method(method, HttpRequest.BodyPublishers.ofString(body));
         b.header("Content-Type", contentType);
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    /** Waits (up to 60 s) until the server holds more open watches than {@code before}. */
+    void awaitWatchOpened(int before) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (watches.activeCount() <= before) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("kubectl opened no watch");
+            }
+            Thread.sleep(10);
+        }
     }
 
     void writeStatus(String name, String statusJson) throws Exception {
@@ -340,8 +354,13 @@ class KubectlE2EIT {
     @Test
     void getWatchSeesALaterChange() throws Exception {
         assertThat(apply("watched").exit()).isZero();
+        int open = watches.activeCount();
         try (Background w = new Background("get", "raycluster", "watched", "-w")) {
             w.awaitLine("watched");
+            // kubectl prints the object it read, then watches from resourceVersion 0 and suppresses that watch's
+            // first (synthetic ADDED) event (kubectl get.go watch()); a change written before the watch is open
+            // would arrive only as that suppressed event, on kube-apiserver too
+            awaitWatchOpened(open);
             writeStatus("watched", "{\"state\":\"ready\",\"desiredWorkerReplicas\":2}");
             assertThat(w.awaitLine("ready")).startsWith("watched").contains("2");
         }
