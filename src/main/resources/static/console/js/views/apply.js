@@ -36,12 +36,12 @@ function documents(text) {
 }
 
 /** The request for one document; null when its kind is not one the console knows. */
-function request(doc, create, dryRun) {
+function request(doc, create, dryRun, force) {
   const id = identify(doc);
   const k = kindFor(id.apiVersion, id.kind) || (id.kind ? null : KINDS.RayCluster);
   if (!k) return { error: `${id.apiVersion || '?'} ${id.kind} is not a kind the console can apply` };
   const ns = k.namespaced ? (id.namespace || 'default') : '';
-  const q = `fieldManager=${FIELD_MANAGER}${dryRun ? '&dryRun=All' : ''}`;
+  const q = `fieldManager=${FIELD_MANAGER}${dryRun ? '&dryRun=All' : ''}${force && !create ? '&force=true' : ''}`;
   const label = `${id.kind || 'object'} ${id.name || '(no name)'}`;
   if (create || !id.name) {
     // without a name only the server can say what is wrong: send it, and show its answer
@@ -55,8 +55,11 @@ export function mount(root) {
   const editor = h('textarea', { id: 'yaml-editor', spellcheck: 'false', rows: '28' });
   const applyBtn = h('button', { type: 'button', id: 'apply-button' }, 'Apply');
   const createBtn = h('button', { type: 'button', id: 'create-button' }, 'Create');
+  const force = h('input', { type: 'checkbox', id: 'force-conflicts' });
   const result = h('div', { id: 'apply-result', 'aria-live': 'polite' });
-  root.append(h('div', { class: 'toolbar' }, h('h1', {}, 'Apply YAML'), select, applyBtn, createBtn),
+  root.append(h('div', { class: 'toolbar' }, h('h1', {}, 'Apply YAML'), select, applyBtn,
+    h('label', { title: 'take over fields another manager set (kubectl apply --server-side --force-conflicts)' },
+      force, ' force conflicts'), createBtn),
     h('div', { class: 'editor' }, editor, result));
   editor.value = sessionStorage.getItem('kuberay-sim.editor') || '';
   editor.addEventListener('input', () => sessionStorage.setItem('kuberay-sim.editor', editor.value));
@@ -88,7 +91,7 @@ export function mount(root) {
       for (const dryRun of [true, false]) {
         const done = [];
         for (const doc of docs) {
-          const r = request(doc, create, dryRun);
+          const r = request(doc, create, dryRun, force.checked);
           if (r.error) {
             show([r.error], false);
             return;
