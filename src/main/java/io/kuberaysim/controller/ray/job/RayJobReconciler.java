@@ -304,12 +304,15 @@ public final class RayJobReconciler implements Reconciler {
                             + STATUS_CHECK_TIMEOUT.toSeconds() + "s");
             return null;
         }
-        StoredObject cluster = client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
-        if (cluster != null) {
-            p.d.rayClusterStatus = clusterStatus(cluster);
-            if (!p.selectorMode()) {
-                ensureRayJobHeadService(p, cluster);
-            }
+        // getOrCreateRayClusterInstance in Running too: a deleted cluster is created again (CreatedRayCluster);
+        // a missing clusterSelector cluster is an error, retried without a status write
+        StoredObject cluster = getOrCreateCluster(p);
+        if (cluster == null) {
+            return Result.requeueAfter(REQUEUE);
+        }
+        p.d.rayClusterStatus = clusterStatus(cluster);
+        if (!p.selectorMode()) {
+            ensureRayJobHeadService(p, cluster);
         }
         JobSubmissionMode mode = p.spec.submissionModeOrDefault();
         boolean hasSubmitter = mode == JobSubmissionMode.K8sJobMode || mode == JobSubmissionMode.SidecarMode;
@@ -556,10 +559,12 @@ public final class RayJobReconciler implements Reconciler {
         try {
             client.update(ResourceTypes.RAYCLUSTERS, copy);
             events.event(p.so, EventRecorder.NORMAL, "UpdatedRayCluster", "Update",
-                    "Updated RayCluster " + p.ns() + "/" + cluster.name() + ": suspended all worker groups");
+                    "Set the `suspend` field to true for all worker groups in cluster " + p.ns() + "/"
+                            + cluster.name());
         } catch (ApiException e) {
             events.event(p.so, EventRecorder.WARNING, "FailedToUpdateRayCluster", "Update",
-                    "Failed to update RayCluster " + p.ns() + "/" + cluster.name() + ": " + e.getMessage());
+                    "Failed to suspend worker groups in cluster " + p.ns() + "/" + cluster.name() + ": "
+                            + e.getMessage());
             throw e;
         }
     }
@@ -678,8 +683,9 @@ public final class RayJobReconciler implements Reconciler {
         StoredObject cluster = client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
         if (p.selectorMode()) {
             if (cluster == null) {
-                events.event(p.so, EventRecorder.WARNING, "RayClusterNotFound", "Reconcile",
-                        "RayCluster " + p.ns() + "/" + p.d.rayClusterName + " set in the clusterSelector is not found");
+                events.event(p.so, EventRecorder.WARNING, "RayClusterNotFound", "Validate",
+                        "RayCluster " + p.ns() + "/" + p.d.rayClusterName
+                                + " set in the clusterSelector is not found. It must be created manually");
             }
             return cluster;
         }
@@ -787,7 +793,7 @@ public final class RayJobReconciler implements Reconciler {
             ((ObjectNode) copy.get("spec")).set("selector", selector.deepCopy());
             client.update(ResourceTypes.SERVICES, copy);
             events.event(p.so, EventRecorder.NORMAL, "UpdatedService", "Update",
-                    "Updated service " + p.ns() + "/" + name);
+                    "Updated the service " + p.ns() + "/" + name);
             return;
         }
         ObjectNode svc = Json.object();
@@ -817,11 +823,11 @@ public final class RayJobReconciler implements Reconciler {
         try {
             client.create(ResourceTypes.SERVICES, p.ns(), svc);
             events.event(p.so, EventRecorder.NORMAL, "CreatedService", "Create",
-                    "Created service " + p.ns() + "/" + name);
+                    "Created the service " + p.ns() + "/" + name);
         } catch (ApiException e) {
             if (e.code() != 409) {
                 events.event(p.so, EventRecorder.WARNING, "FailedToCreateService", "Create",
-                        "Failed to create service " + p.ns() + "/" + name + ": " + e.getMessage());
+                        "Failed to create the service " + p.ns() + "/" + name + ", " + e.getMessage());
                 throw e;
             }
         }

@@ -70,10 +70,8 @@ public final class SubmitterJobFactory {
                                String jobId) {
         ObjectNode template = spec.submitterPodTemplate() != null ? spec.submitterPodTemplate().deepCopy()
                 : defaultTemplate(headImage);
+        // GetSubmitterTemplate: only KubeRay's default template sets restartPolicy Never; a user's is used as given
         ObjectNode podSpec = Json.child(template, "spec");
-        if (Json.text(podSpec, "restartPolicy") == null || Json.text(podSpec, "restartPolicy").isEmpty()) {
-            podSpec.put("restartPolicy", "Never");
-        }
         JsonNode containers = podSpec.get("containers");
         if (!(containers instanceof ArrayNode arr) || arr.isEmpty()) {
             podSpec.set("containers", Json.MAPPER.createArrayNode().add(defaultContainer(headImage)));
@@ -123,11 +121,13 @@ public final class SubmitterJobFactory {
      * then follow its logs until it ends.
      */
     public static List<String> submitCommand(RayJobSpec spec, String jobId, String dashboardURL) {
-        String address = "http://" + dashboardURL;
+        String address = dashboardURL != null && dashboardURL.startsWith("http://") ? dashboardURL
+                : "http://" + dashboardURL;
         List<String> cmd = new ArrayList<>();
         cmd.add("until");
-        cmd.add("python -c \"import sys, urllib.request; r=urllib.request.urlopen(sys.argv[1], timeout=10); "
-                + "exit(0 if b'success' in r.read() else 1)\" \"" + address + "/api/gcs_healthz\"");
+        // utils.BasePythonHealthCommand with the URL and the 10 s timeout written in
+        cmd.add("python -c \"import urllib.request; r=urllib.request.urlopen('" + address + "/api/gcs_healthz', "
+                + "timeout=10); exit(0 if b'success' in r.read() else 1)\"");
         cmd.addAll(List.of(">/dev/null", "2>&1", ";", "do", "echo",
                 goQuote("Waiting for Ray Dashboard GCS to become healthy at " + address + " ..."), ";", "sleep", "2",
                 ";", "done", ";"));
@@ -143,8 +143,10 @@ public final class SubmitterJobFactory {
             cmd.add("--metadata-json");
             cmd.add(goQuote(Json.MAPPER.writeValueAsString(spec.metadata())));
         }
-        cmd.add("--submission-id");
-        cmd.add(jobId);
+        if (jobId != null && !jobId.isEmpty()) {
+            cmd.add("--submission-id");
+            cmd.add(jobId);
+        }
         if (spec.entrypointNumCpus() != null && spec.entrypointNumCpus() > 0) {
             cmd.add("--entrypoint-num-cpus");
             cmd.add(String.format(Locale.ROOT, "%f", spec.entrypointNumCpus()));
@@ -158,7 +160,7 @@ public final class SubmitterJobFactory {
             cmd.add(goQuote(spec.entrypointResources()));
         }
         cmd.add("--");
-        cmd.add(spec.entrypoint() == null ? "" : spec.entrypoint());
+        cmd.add(spec.entrypoint() == null ? "" : spec.entrypoint().strip());
         cmd.addAll(List.of(";", "fi", ";", "ray", "job", "logs", "--address", address, "--follow", jobId));
         return cmd;
     }

@@ -255,7 +255,38 @@ class RayJobReconcilerTest {
                 """);
         h.advance(Duration.ofSeconds(6));
         assertThat(status("lost").jobDeploymentStatus()).isEqualTo("Initializing");
-        assertThat(events("RayClusterNotFound")).isNotEmpty().allMatch(e -> e.startsWith("Warning"));
+        assertThat(events("RayClusterNotFound")).isNotEmpty().allMatch(e -> e.equals("Warning RayCluster "
+                + "default/nowhere set in the clusterSelector is not found. It must be created manually"));
+    }
+
+    // rayjob_controller.go: Running calls getOrCreateRayClusterInstance, which creates a deleted cluster again
+    @Test
+    void aClusterDeletedWhileRunningIsCreatedAgain() {
+        create("again", "sim.kuberay.io/job-duration-seconds: \"600\"", null);
+        h.advance(Duration.ofSeconds(5));
+        RayJobStatus st = status("again");
+        assertThat(st.jobDeploymentStatus()).isEqualTo("Running");
+        h.client().delete(ResourceTypes.RAYCLUSTERS, "default", st.rayClusterName());
+        h.advance(Duration.ofSeconds(10));
+        assertThat(cluster(st.rayClusterName())).isNotNull();
+        assertThat(events("CreatedRayCluster")).hasSize(2);
+        assertThat(status("again").jobDeploymentStatus()).isNotEqualTo("Failed");
+    }
+
+    // common/job.go BuildJobSubmitCommand with utils.BasePythonHealthCommand; GetSubmitterTemplate
+    @Test
+    void submitterCommandAsKubeRayWritesIt() {
+        create("cmd", null, "entrypoint: \"  python main.py  \"");
+        h.advance(Duration.ofSeconds(2));
+        RayJobStatus st = status("cmd");
+        StoredObject submitter = h.client().get(ResourceTypes.JOBS, "default", "cmd");
+        String args = Json.at(submitter.object(), "spec", "template", "spec", "containers").get(0).path("args").get(0)
+                .asString();
+        String address = "http://" + st.dashboardURL();
+        assertThat(args).startsWith("until python -c \"import urllib.request; r=urllib.request.urlopen('" + address
+                + "/api/gcs_healthz', timeout=10); exit(0 if b'success' in r.read() else 1)\" >/dev/null 2>&1 ;")
+                .contains("--submission-id " + st.jobId() + " -- python main.py ; fi ;");
+        assertThat(Json.text(submitter.object(), "spec", "template", "spec", "restartPolicy")).isEqualTo("Never");
     }
 
     @Test
@@ -357,7 +388,9 @@ class RayJobReconcilerTest {
         assertThat(Json.at(rc.object(), "spec", "workerGroupSpecs").get(0).get("suspend").asBoolean()).isTrue();
         assertThat(h.client().list(ResourceTypes.PODS, "default", "ray.io/cluster=" + name + ",ray.io/node-type=worker"))
                 .isEmpty();
-        assertThat(events("UpdatedRayCluster")).hasSize(1);
+        // rayjob_controller.go suspendWorkerGroups
+        assertThat(events("UpdatedRayCluster")).singleElement().asString().startsWith(
+                "Normal Set the `suspend` field to true for all worker groups in cluster default/");
         h.advance(Duration.ofSeconds(18));
         assertThat(cluster(name)).isNotNull();
         h.advance(Duration.ofSeconds(3)); // end + 20 s TTL + KubeRay's 2 s
