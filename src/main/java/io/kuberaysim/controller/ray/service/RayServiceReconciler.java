@@ -14,6 +14,8 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.GoDuration;
+import io.kuberaysim.controller.ray.cluster.RayClusterValidation;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
@@ -61,6 +63,8 @@ public final class RayServiceReconciler implements Reconciler {
     public static final int DEFAULT_DELETION_DELAY_SECONDS = 60;
     /** KubeRay's limit on RayService names (53 minus len("-" + 5 random chars)). */
     public static final int MAX_NAME_LENGTH = 47;
+    /** KubeRay's {@code RayServiceInitializingTimeoutAnnotation}. */
+    static final String INITIALIZING_TIMEOUT_ANNOTATION = "ray.io/initializing-timeout";
 
     private final KubeClient client;
     private final Clock clock;
@@ -136,7 +140,7 @@ public final class RayServiceReconciler implements Reconciler {
         WorkingStatus st = WorkingStatus.from(rs.status());
         long generation = obj.generation();
 
-        ValidationFailure invalid = validate(obj);
+        ValidationFailure invalid = validate(obj, rs);
         if (invalid != null) {
             events.event(obj, EventRecorder.WARNING, invalid.eventReason(RayService.KIND), "Validate",
                     obj.namespace() + "/" + obj.name() + ": " + invalid.message());
@@ -154,6 +158,10 @@ public final class RayServiceReconciler implements Reconciler {
         }
 
         cleanUpDanglingClusters(obj, rs, st, now);
+        if (st.initializingTimedOut()) {
+            // terminal: only the clean-up above runs until the RayService is deleted and created again
+            return ownedClusters(obj).isEmpty() ? Result.done() : Result.requeueAfter(REQUEUE);
+        }
 
         // reconcileRayCluster: create the pending cluster once named; update in place when only groups were appended.
         Cluster active = cluster(obj.namespace(), st.activeName());
@@ -175,10 +183,10 @@ public final class RayServiceReconciler implements Reconciler {
         if (pending != null) {
             pendingServe = reconcileServe(obj, rs, pending, true);
         }
-        if (active != null) {
-            // During an upgrade KubeRay leaves the active cluster's applications alone; their status is still read.
-            boolean apply = pending == null && !shouldPrepareNewCluster(obj, active, null, false);
-            activeServe = reconcileServe(obj, rs, active, apply);
+        if (active != null && pending == null && !shouldPrepareNewCluster(obj, active, null, false)) {
+            // KubeRay reconciles (and reads) the active cluster's applications only when no new cluster is
+            // pending: during a blue/green upgrade activeServiceStatus.applicationStatuses stays empty
+            activeServe = reconcileServe(obj, rs, active, true);
         }
 
         StoredObject headSvc = null;
@@ -220,6 +228,16 @@ public final class RayServiceReconciler implements Reconciler {
         }
         st.numServeEndpoints = countServeEndpoints(obj);
         st.calculateConditions(now);
+        if (st.numServeEndpoints == 0 && !st.isTrue(RayServiceConditions.READY)) {
+            String annotation = obj.annotations().get(INITIALIZING_TIMEOUT_ANNOTATION);
+            Duration timeout = annotation == null || annotation.isEmpty() ? null : initializingTimeout(annotation);
+            Duration spent = st.markFailedOnInitializingTimeout(timeout, now);
+            if (spent != null) {
+                events.event(obj, EventRecorder.WARNING, "RayServiceInitializingTimeout", "Reconcile",
+                        "RayService initializing timeout exceeded after " + GoDuration.format(spent)
+                                + " (configured timeout: " + GoDuration.format(timeout) + ")");
+            }
+        }
         writeStatus(obj, rs, st);
         return Result.requeueAfter(REQUEUE);
     }
@@ -245,42 +263,46 @@ public final class RayServiceReconciler implements Reconciler {
         return Result.done();
     }
 
-    /** Suspend handling; null means "continue with the normal pass". */
+    /**
+     * KubeRay's {@code handleSuspend}; null means "continue with the normal pass". Suspended + {@code suspend: false}
+     * resumes; {@code suspend: true} commits Suspending first (status only); once Suspending is recorded the
+     * deletion runs to completion whatever {@code suspend} says now, then Suspended.
+     */
     private Result handleSuspend(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
         boolean suspend = Boolean.TRUE.equals(rs.spec().suspend());
-        if (!suspend) {
-            if (st.isTrue(RayServiceConditions.SUSPENDED) || st.isTrue(RayServiceConditions.SUSPENDING)) {
-                // Resumed: start over, as on a new RayService.
-                if (st.isTrue(RayServiceConditions.SUSPENDED)) {
-                    st.setCondition(RayServiceConditions.SUSPENDED, Condition.Status.False,
-                            RayServiceConditions.RAY_SERVICE_RESUMED, "RayService resumed", now);
-                }
-                if (st.isTrue(RayServiceConditions.SUSPENDING)) {
-                    st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.False,
-                            RayServiceConditions.RAY_SERVICE_RESUMED, "RayService resumed", now);
-                }
-                st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.INITIALIZING,
-                        WorkingStatus.INITIALIZING_MESSAGE, now);
-                st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
-                        RayServiceConditions.INITIALIZING, WorkingStatus.INITIALIZING_MESSAGE, now);
-            }
-            return null;
-        }
-        st.observedGeneration = obj.generation();
         if (st.isTrue(RayServiceConditions.SUSPENDED)) {
-            writeStatus(obj, rs, st);
-            return Result.done();
+            if (suspend) {
+                return Result.done();
+            }
+            st.observedGeneration = obj.generation();
+            st.setCondition(RayServiceConditions.SUSPENDED, Condition.Status.False,
+                    RayServiceConditions.RAY_SERVICE_RESUMED, "Spec.Suspend is false; RayService has resumed.", now);
+            // removed and set again, so the initializing timeout counts from the resume
+            st.removeCondition(RayServiceConditions.READY);
+            st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.INITIALIZING,
+                    "RayService is initializing after resuming from suspend.", now);
+            st.removeCondition(RayServiceConditions.UPGRADE_IN_PROGRESS);
+            st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
+                    RayServiceConditions.INITIALIZING, "RayService is initializing after resuming from suspend.", now);
+            return null; // suspend is no longer operative: the same pass goes on reconciling
         }
         if (!st.isTrue(RayServiceConditions.SUSPENDING)) {
+            if (!suspend) {
+                return null;
+            }
+            st.observedGeneration = obj.generation();
             st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.True,
-                    RayServiceConditions.SUSPEND_REQUESTED, "Suspend requested", now);
+                    RayServiceConditions.SUSPEND_REQUESTED,
+                    "Spec.Suspend is true; will delete all Kubernetes resources owned by this RayService.", now);
+            st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.SUSPEND_IN_PROGRESS,
+                    "RayService is suspending.", now);
+            st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
+                    RayServiceConditions.SUSPEND_IN_PROGRESS, "No upgrade in progress.", now);
+            st.setCondition(RayServiceConditions.ROLLBACK_IN_PROGRESS, Condition.Status.False,
+                    RayServiceConditions.SUSPEND_IN_PROGRESS, "No rollback in progress.", now);
             st.active = null;
             st.pending = null;
             st.numServeEndpoints = 0;
-            st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.SUSPEND_IN_PROGRESS,
-                    "RayService is being suspended", now);
-            st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
-                    RayServiceConditions.SUSPEND_IN_PROGRESS, "RayService is being suspended", now);
             st.serviceStatus = null;
             writeStatus(obj, rs, st);
             return Result.requeueAfter(REQUEUE);
@@ -305,16 +327,21 @@ public final class RayServiceReconciler implements Reconciler {
         }
         if (clusters.isEmpty() && !servicesLeft) {
             st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.False,
-                    RayServiceConditions.SUSPEND_COMPLETE, "Suspend complete", now);
+                    RayServiceConditions.SUSPEND_COMPLETE, "All owned resources have been deleted.", now);
             st.setCondition(RayServiceConditions.SUSPENDED, Condition.Status.True,
-                    RayServiceConditions.SUSPEND_COMPLETE, "RayService is suspended", now);
+                    RayServiceConditions.SUSPEND_COMPLETE, "All owned resources have been deleted.", now);
             st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.SUSPEND_COMPLETE,
-                    "RayService is suspended", now);
+                    "RayService is suspended.", now);
             st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
-                    RayServiceConditions.SUSPEND_COMPLETE, "RayService is suspended", now);
+                    RayServiceConditions.SUSPEND_COMPLETE, "No upgrade in progress.", now);
+            st.setCondition(RayServiceConditions.ROLLBACK_IN_PROGRESS, Condition.Status.False,
+                    RayServiceConditions.SUSPEND_COMPLETE, "No rollback in progress.", now);
             writeStatus(obj, rs, st);
-            return Result.done();
+            // requeue: if suspend went back to false meanwhile, the next pass resumes
+            return Result.requeueAfter(REQUEUE);
         }
+        st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.True, RayServiceConditions.SUSPEND_IN_PROGRESS,
+                "Waiting for all Kubernetes resources owned by this RayService to be deleted.", now);
         writeStatus(obj, rs, st);
         return Result.requeueAfter(REQUEUE);
     }
@@ -709,41 +736,85 @@ public final class RayServiceReconciler implements Reconciler {
     // helpers
 
     /** Validation as KubeRay's {@code ValidateRayServiceMetadata} / {@code ValidateRayServiceSpec}, in short. */
-    private static ValidationFailure validate(StoredObject obj) {
+    /**
+     * KubeRay's {@code ValidateRayServiceMetadata} and {@code ValidateRayServiceSpec}, messages prefixed as there:
+     * the name, the {@code ray.io/initializing-timeout} annotation, {@code ValidateRayClusterSpec} on
+     * {@code rayClusterConfig}, no custom head Service name, the upgrade type, a non-negative deletion delay.
+     */
+    private static ValidationFailure validate(StoredObject obj, RayService rs) {
+        String meta = "The RayService metadata is invalid: ";
         String name = obj.name();
         if (name.length() > MAX_NAME_LENGTH) {
-            return ValidationFailure.metadata(
-                    "RayService name should be no more than " + MAX_NAME_LENGTH + " characters");
+            return ValidationFailure.metadata(meta + "RayService name should be no more than " + MAX_NAME_LENGTH
+                    + " characters");
         }
         if (!NameValidation.isDns1035Label(name).isEmpty()) {
-            return ValidationFailure.metadata("RayService name should be a valid DNS1035 label: "
-                    + String.join(", ", NameValidation.isDns1035Label(name)));
+            return ValidationFailure.metadata(meta + "RayService name should be a valid DNS1035 label: ["
+                    + String.join(" ", NameValidation.isDns1035Label(name)) + "]");
         }
-        JsonNode config = Json.at(obj.object(), "spec", "rayClusterConfig");
-        JsonNode headContainers = Json.at(config, "headGroupSpec", "template", "spec", "containers");
-        if (headContainers == null || !headContainers.isArray() || headContainers.isEmpty()) {
-            return ValidationFailure.spec("headGroupSpec should have at least one container");
+        String timeout = obj.annotations().get(INITIALIZING_TIMEOUT_ANNOTATION);
+        if (timeout != null && !timeout.isEmpty() && initializingTimeout(timeout) == null) {
+            return ValidationFailure.metadata(meta + "RayService annotations is invalid: "
+                    + initializingTimeoutError(timeout));
         }
-        JsonNode groups = Json.at(config, "workerGroupSpecs");
-        if (groups != null && groups.isArray()) {
-            for (JsonNode g : groups) {
-                JsonNode cs = Json.at(g, "template", "spec", "containers");
-                if (cs == null || !cs.isArray() || cs.isEmpty()) {
-                    return ValidationFailure.spec("workerGroupSpec should have at least one container");
-                }
-            }
+        String spec = "The RayService spec is invalid: ";
+        if (rs.spec().rayClusterConfig() == null || rs.spec().rayClusterConfig().headGroupSpec() == null) {
+            return ValidationFailure.spec(spec + "headGroupSpec should have at least one container");
         }
-        String headSvcName = Json.text(config, "headGroupSpec", "headService", "metadata", "name");
+        ValidationFailure cluster = RayClusterValidation.validate("placeholder", rs.spec().rayClusterConfig(),
+                obj.annotations(), null);
+        if (cluster != null) {
+            return ValidationFailure.spec(spec + cluster.message());
+        }
+        String headSvcName = Json.text(obj.object(), "spec", "rayClusterConfig", "headGroupSpec", "headService",
+                "metadata", "name");
         if (headSvcName != null && !headSvcName.isEmpty()) {
-            return ValidationFailure.spec(
-                    "spec.rayClusterConfig.headGroupSpec.headService.metadata.name should not be set");
+            return ValidationFailure.spec(spec
+                    + "spec.rayClusterConfig.headGroupSpec.headService.metadata.name should not be set");
         }
         String type = Json.text(obj.object(), "spec", "upgradeStrategy", "type");
         if ("NewClusterWithIncrementalUpgrade".equals(type)) {
             return ValidationFailure.spec("upgradeStrategy NewClusterWithIncrementalUpgrade needs the Gateway API, "
                     + "which the simulator does not provide; use NewCluster or None");
         }
+        Integer delay = rs.spec().rayClusterDeletionDelaySeconds();
+        if (delay != null && delay < 0) {
+            return ValidationFailure.spec(spec + "Spec.RayClusterDeletionDelaySeconds should be a non-negative "
+                    + "integer, got " + delay);
+        }
         return null;
+    }
+
+    /** {@code ray.io/initializing-timeout}: a Go duration or whole seconds, positive; null when invalid. */
+    static Duration initializingTimeout(String value) {
+        try {
+            Duration d = GoDuration.parse(value);
+            return d.isNegative() || d.isZero() ? null : d;
+        } catch (IllegalArgumentException notADuration) {
+            try {
+                long seconds = Long.parseLong(value);
+                return seconds <= 0 ? null : Duration.ofSeconds(seconds);
+            } catch (NumberFormatException notSeconds) {
+                return null;
+            }
+        }
+    }
+
+    /** {@code validateInitializingTimeout}'s three messages. */
+    private static String initializingTimeoutError(String value) {
+        String a = "annotation " + INITIALIZING_TIMEOUT_ANNOTATION;
+        try {
+            GoDuration.parse(value);
+            return a + " must be a positive duration, got: " + value;
+        } catch (IllegalArgumentException notADuration) {
+            try {
+                Long.parseLong(value);
+                return a + " must be a positive integer (seconds), got: " + value;
+            } catch (NumberFormatException notSeconds) {
+                return a + " has invalid format: " + value + ". Expected Go duration format (e.g., '5m', '1h') or "
+                        + "positive integer seconds";
+            }
+        }
     }
 
     private static String emptyToNull(String s) {

@@ -1,10 +1,12 @@
 package io.kuberaysim.controller.ray.service;
 
+import io.kuberaysim.controller.ray.GoDuration;
 import io.kuberaysim.api.ray.Condition;
 import io.kuberaysim.api.ray.RayServiceConditions;
 import io.kuberaysim.api.ray.RayServiceStatus;
 import io.kuberaysim.api.ray.RayServiceStatuses;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +84,11 @@ public final class WorkingStatus {
         return c != null && c.isTrue();
     }
 
+    /** {@code meta.RemoveStatusCondition}. */
+    public void removeCondition(String type) {
+        conditions.removeIf(c -> type.equals(c.type()));
+    }
+
     /**
      * Sets a condition as {@code meta.SetStatusCondition} does: lastTransitionTime moves only when the status
      * changes; reason, message and observedGeneration are always refreshed.
@@ -135,6 +142,39 @@ public final class WorkingStatus {
             }
         }
         serviceStatus = isTrue(RayServiceConditions.READY) ? RayServiceStatuses.RUNNING : null;
+    }
+
+    /**
+     * KubeRay's {@code markFailedOnInitializingTimeout}: Ready False/Initializing for at least {@code timeout} →
+     * cluster names cleared, Ready False/InitializingTimeout. Returns the time spent initializing when it fired.
+     */
+    public Duration markFailedOnInitializingTimeout(Duration timeout, Instant now) {
+        Condition ready = condition(RayServiceConditions.READY);
+        if (timeout == null || ready == null || ready.status() != Condition.Status.False
+                || !RayServiceConditions.INITIALIZING.equals(ready.reason()) || ready.lastTransitionTime() == null) {
+            return null;
+        }
+        Duration spent = Duration.between(ready.lastTransitionTime(), now);
+        if (spent.compareTo(timeout) < 0) {
+            return null;
+        }
+        active = active == null ? null : new RayServiceStatus(active.applicationStatuses(), null,
+                active.rayClusterStatus(), active.targetCapacity(), active.trafficRoutedPercent(),
+                active.lastTrafficMigratedTime());
+        pending = pending == null ? null : new RayServiceStatus(pending.applicationStatuses(), null,
+                pending.rayClusterStatus(), pending.targetCapacity(), pending.trafficRoutedPercent(),
+                pending.lastTrafficMigratedTime());
+        setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.INITIALIZING_TIMEOUT,
+                "RayService failed to become ready within the configured timeout of " + GoDuration.format(timeout)
+                        + ". Time spent initializing: " + GoDuration.format(spent), now);
+        return spent;
+    }
+
+    /** {@code isInitializingTimeout}: the terminal Ready False/InitializingTimeout. */
+    public boolean initializingTimedOut() {
+        Condition ready = condition(RayServiceConditions.READY);
+        return ready != null && ready.status() == Condition.Status.False
+                && RayServiceConditions.INITIALIZING_TIMEOUT.equals(ready.reason());
     }
 
     /** Whether {@code other} differs from this status in anything but lastUpdateTime. */

@@ -352,7 +352,9 @@ class RayServiceReconcilerTest {
         RayServiceStatuses s = status();
         assertThat(serveSelector()).isEqualTo(old);
         assertThat(s.activeServiceStatus().rayClusterName()).isEqualTo(old);
-        assertThat(s.activeServiceStatus().applicationStatuses().get("app1").status()).isEqualTo("RUNNING");
+        // rayservice_controller.go Reconcile: with a pending cluster only its applications are reconciled, so the
+        // active cluster's applicationStatuses stay empty during the upgrade
+        assertThat(s.activeServiceStatus().applicationStatuses()).isNullOrEmpty();
         String pending = s.pendingServiceStatus().rayClusterName();
         assertThat(pending).isNotNull().isNotEqualTo(old);
         assertThat(s.pendingServiceStatus().applicationStatuses().get("app1").status()).isEqualTo("DEPLOY_FAILED");
@@ -413,6 +415,68 @@ class RayServiceReconcilerTest {
         assertThat(s.condition(RayServiceConditions.READY).message()).contains("headService.metadata.name");
         assertThat(clusters()).isEmpty();
         assertThat(eventReasons()).contains("InvalidRayServiceSpec");
+    }
+
+    // utils/validation.go ValidateRayServiceSpec runs ValidateRayClusterSpec on rayClusterConfig
+    @Test
+    void invalidClusterConfigFailsValidationWithKubeRaysPrefix() {
+        h.create(ResourceTypes.RAYSERVICES, NS, manifest(null, null).replace("maxReplicas: 5", "maxReplicas: 0"));
+        h.advance(Duration.ofSeconds(3));
+        RayServiceStatuses s = status();
+        assertThat(s.condition(RayServiceConditions.READY).reason()).isEqualTo(RayServiceConditions.VALIDATION_FAILED);
+        assertThat(s.condition(RayServiceConditions.READY).message()).isEqualTo("The RayService spec is invalid: "
+                + "worker group small has minReplicas 1 greater than maxReplicas 0");
+        assertThat(clusters()).isEmpty();
+    }
+
+    // ValidateRayServiceMetadata / validateInitializingTimeout
+    @Test
+    void malformedInitializingTimeoutIsInvalidMetadata() {
+        h.create(ResourceTypes.RAYSERVICES, NS, manifest(null, "ray.io/initializing-timeout: soon"));
+        h.advance(Duration.ofSeconds(3));
+        assertThat(status().condition(RayServiceConditions.READY).message()).isEqualTo("The RayService metadata is "
+                + "invalid: RayService annotations is invalid: annotation ray.io/initializing-timeout has invalid "
+                + "format: soon. Expected Go duration format (e.g., '5m', '1h') or positive integer seconds");
+        assertThat(eventReasons()).contains("InvalidRayServiceMetadata");
+    }
+
+    // rayservice_controller.go markFailedOnInitializingTimeout and isInitializingTimeout
+    @Test
+    void initializingTimeoutFailsTheRayServiceForGood() {
+        h.create(ResourceTypes.RAYSERVICES, NS, manifest(null,
+                "ray.io/initializing-timeout: 1s\nsim.kuberay.io/serve-deploy-seconds: \"600\""));
+        h.advance(Duration.ofSeconds(10));
+        RayServiceStatuses s = status();
+        assertThat(s.condition(RayServiceConditions.READY).reason()).isEqualTo("InitializingTimeout");
+        assertThat(s.condition(RayServiceConditions.READY).message()).startsWith("RayService failed to become ready "
+                + "within the configured timeout of 1s. Time spent initializing: ");
+        assertThat(s.activeServiceStatus() == null ? null : s.activeServiceStatus().rayClusterName()).isNull();
+        assertThat(eventReasons()).contains("RayServiceInitializingTimeout");
+        h.advance(Duration.ofSeconds(120)); // the clusters are cleaned up and nothing new is created
+        assertThat(clusters()).isEmpty();
+        assertThat(status().condition(RayServiceConditions.READY).reason()).isEqualTo("InitializingTimeout");
+    }
+
+    // rayservice_controller.go handleSuspend: KubeRay's messages, RollbackInProgress, atomic once Suspending
+    @Test
+    void suspendCompletesOnceRecordedWithKubeRaysConditions() {
+        deployReady(manifest(null, null));
+        List<String> before = clusters();
+        patchSpec("{\"spec\": {\"suspend\": true}}");
+        RayServiceStatuses s = status();
+        assertThat(s.condition(RayServiceConditions.SUSPENDING).message())
+                .isEqualTo("Spec.Suspend is true; will delete all Kubernetes resources owned by this RayService.");
+        assertThat(s.condition(RayServiceConditions.READY).message()).isEqualTo("RayService is suspending.");
+        assertThat(s.condition(RayServiceConditions.UPGRADE_IN_PROGRESS).message()).isEqualTo("No upgrade in progress.");
+        assertThat(s.condition(RayServiceConditions.ROLLBACK_IN_PROGRESS).status()).isEqualTo(Condition.Status.False);
+        patchSpec("{\"spec\": {\"suspend\": false}}"); // too late: Suspending is recorded
+        h.advance(Duration.ofSeconds(6));
+        // the suspend ran to completion (the old cluster is gone), then the RayService resumed
+        assertThat(clusters()).doesNotContainAnyElementsOf(before);
+        assertThat(status().condition(RayServiceConditions.SUSPENDED).reason())
+                .isEqualTo(RayServiceConditions.RAY_SERVICE_RESUMED);
+        advanceUntil(this::ready, Duration.ofSeconds(30));
+        assertThat(clusters()).hasSize(1);
     }
 
     List<String> eventReasons() {
