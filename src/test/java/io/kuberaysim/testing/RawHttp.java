@@ -46,9 +46,18 @@ public final class RawHttp implements AutoCloseable {
     }
 
     public RawHttp(int port, Duration readTimeout) throws IOException {
-        socket = new Socket(InetAddress.getLoopbackAddress(), port);
+        this(new Socket(InetAddress.getLoopbackAddress(), port), readTimeout);
+    }
+
+    private RawHttp(Socket socket, Duration readTimeout) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout((int) readTimeout.toMillis());
         in = socket.getInputStream();
+    }
+
+    /** Reads responses from a socket opened (and written to) elsewhere. */
+    public static RawHttp over(Socket socket, Duration readTimeout) throws IOException {
+        return new RawHttp(socket, readTimeout);
     }
 
     /** Sends one request and reads its response on a fresh connection. */
@@ -125,6 +134,14 @@ public final class RawHttp implements AutoCloseable {
             body.write(in.readAllBytes());
         }
         return new Response(head.code(), head.headers(), body.toByteArray());
+    }
+
+    public byte[] readBytes(int n) throws IOException {
+        byte[] b = in.readNBytes(n);
+        if (b.length < n) {
+            throw new EOFException("connection closed after " + b.length + " of " + n + " bytes");
+        }
+        return b;
     }
 
     /** A line of a chunked body or of the headers. */

@@ -63,8 +63,8 @@ class ConvertedResourceHandler {
             if (p.isCollection()) {
                 ListOptions options = storedOptions(c, QueryOptions.list(req));
                 if (QueryOptions.watch(req)) {
-                    return renderer.watch(c.stored(), c.served(), p.namespace(), options, req,
-                            o -> served(c, o));
+                    renderer.watch(c.stored(), c.served(), p.namespace(), options, req, o -> served(c, o));
+                    return null; // the watch writes the response itself, asynchronously
                 }
                 ListResult r = registry.reader().list(c.stored(), p.namespace(), options);
                 if (ResponseRenderer.wantsTable(req)) {

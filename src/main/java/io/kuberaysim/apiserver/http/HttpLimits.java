@@ -5,21 +5,25 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import java.time.Duration;
 
 /**
- * What one client may cost the server ({@code kuberay-sim.*}): the size of a request body and how long it may take
- * to arrive.
+ * What one client may cost the server ({@code kuberay-sim.*}): the size of a request body, how long it may take to
+ * arrive, and how many events may wait for a watcher that reads nothing.
  *
  * @param maxRequestBodyBytes largest request body accepted; larger ones get 413 before they are read
  *                            (kube-apiserver's limit is 3 MiB)
  * @param requestBodyTimeout  time a request body may take to arrive in full; slower ones get 408
+ * @param watchBuffer         events queued for one watcher; a watcher whose buffer is full while its client reads
+ *                            nothing is closed, as kube-apiserver's watch cache closes unresponsive watchers
  */
 @ConfigurationProperties("kuberay-sim")
-public record HttpLimits(Long maxRequestBodyBytes, Duration requestBodyTimeout) {
+public record HttpLimits(Long maxRequestBodyBytes, Duration requestBodyTimeout, Integer watchBuffer) {
     public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 3L * 1024 * 1024;
     public static final Duration DEFAULT_REQUEST_BODY_TIMEOUT = Duration.ofSeconds(60);
+    public static final int DEFAULT_WATCH_BUFFER = 1000;
 
     public HttpLimits {
         maxRequestBodyBytes = maxRequestBodyBytes == null ? DEFAULT_MAX_REQUEST_BODY_BYTES : maxRequestBodyBytes;
         requestBodyTimeout = requestBodyTimeout == null ? DEFAULT_REQUEST_BODY_TIMEOUT : requestBodyTimeout;
+        watchBuffer = watchBuffer == null ? DEFAULT_WATCH_BUFFER : watchBuffer;
         if (maxRequestBodyBytes < 1 || maxRequestBodyBytes > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("kuberay-sim.max-request-body-bytes must be between 1 and "
                     + (Integer.MAX_VALUE - 8) + ", was " + maxRequestBodyBytes);
@@ -27,6 +31,9 @@ public record HttpLimits(Long maxRequestBodyBytes, Duration requestBodyTimeout) 
         if (requestBodyTimeout.isNegative() || requestBodyTimeout.isZero()) {
             throw new IllegalArgumentException("kuberay-sim.request-body-timeout must be positive, was "
                     + requestBodyTimeout);
+        }
+        if (watchBuffer < 1) {
+            throw new IllegalArgumentException("kuberay-sim.watch-buffer must be at least 1, was " + watchBuffer);
         }
     }
 }

@@ -14,6 +14,7 @@ import io.kuberaysim.apiserver.registry.WriteResult;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -58,8 +59,9 @@ class ResourceHandler {
         return ResourcePath.parse(req.getRequestURI());
     }
 
+    /** {@code res} is taken so that Spring MVC leaves the response alone when a watch returns nothing. */
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.GET)
-    Object get(HttpServletRequest req) {
+    Object get(HttpServletRequest req, HttpServletResponse res) {
         ResourcePath p = path(req);
         var conversion = converted.conversion(p.type());
         if (conversion.isPresent()) {
@@ -68,7 +70,8 @@ class ResourceHandler {
         if (p.isCollection()) {
             ListOptions options = QueryOptions.list(req);
             if (QueryOptions.watch(req)) {
-                return renderer.watch(p.type(), p.namespace(), options, req);
+                renderer.watch(p.type(), p.namespace(), options, req);
+                return null; // the watch writes the response itself, asynchronously
             }
             CompletableFuture<ListResult> result = registry.reader().listWhenFresh(p.type(), p.namespace(), options);
             if (result.isDone() && !result.isCompletedExceptionally()) {

@@ -50,16 +50,17 @@ class ResponseRenderer {
         return ResourceHandler.json(HttpStatus.OK, ListEncoder.encode(type, result), List.of());
     }
 
-    Object watch(ResourceType type, String namespace, ListOptions options, HttpServletRequest req) {
-        return watch(type, type, namespace, options, req, null);
+    /** Starts a watch; the response is streamed asynchronously (nothing to return to Spring MVC). */
+    void watch(ResourceType type, String namespace, ListOptions options, HttpServletRequest req) {
+        watch(type, type, namespace, options, req, null);
     }
 
     /**
      * A watch of {@code stored} answered as {@code served}: {@code view} gives an object's served form (null:
-     * the stored form as it is). Tables are rendered from the stored form.
+     * the stored form as it is). Tables are rendered from the stored form. Streamed asynchronously.
      */
-    Object watch(ResourceType stored, ResourceType served, String namespace, ListOptions options,
-                 HttpServletRequest req, UnaryOperator<StoredObject> view) {
+    void watch(ResourceType stored, ResourceType served, String namespace, ListOptions options,
+               HttpServletRequest req, UnaryOperator<StoredObject> view) {
         checkAcceptable(req);
         if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
             // fabric8 tries a WebSocket upgrade first and falls back to a plain HTTP watch when the handshake is
@@ -70,14 +71,16 @@ class ResponseRenderer {
         }
         if (wantsTable(req)) {
             TableConverter.IncludeObject include = includeObject(req);
-            return watches.open(stored, served, namespace, options, event -> WatchEvent.encode(event.type(),
-                    Json.MAPPER.writeValueAsBytes(tables.single(event.object(), include, true))));
+            watches.open(stored, served, namespace, options, event -> WatchEvent.encode(event.type(),
+                    Json.MAPPER.writeValueAsBytes(tables.single(event.object(), include, true))), req);
+            return;
         }
         if (view != null) {
-            return watches.open(stored, served, namespace, options,
-                    event -> WatchEvent.encode(event.type(), view.apply(event.object()).json()));
+            watches.open(stored, served, namespace, options,
+                    event -> WatchEvent.encode(event.type(), view.apply(event.object()).json()), req);
+            return;
         }
-        return watches.open(stored, served, namespace, options, null);
+        watches.open(stored, served, namespace, options, null, req);
     }
 
     /** True when the client's most preferred representation we serve is a Table. */

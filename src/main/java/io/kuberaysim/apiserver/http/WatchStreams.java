@@ -9,127 +9,113 @@ import io.kuberaysim.apiserver.storage.WatchEvent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
+import jakarta.servlet.http.HttpServletRequest;
 
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * Opens HTTP watches. Pooled threads write watchers' queued events only while there is something to write; one
- * timer thread runs the connection timers (timeoutSeconds, bookmarks): watch timeouts are connection lifetimes
- * in wall time, not simulated time.
+ * Opens HTTP watches. A fixed pool of writer threads writes watchers' queued events, only while there is something
+ * to write and the client accepts it (writes never block, so a client that stops reading holds no thread); one timer
+ * thread runs the connection timers (timeoutSeconds, bookmarks): watch timeouts are connection lifetimes in wall
+ * time, not simulated time.
  */
 @Component
 public class WatchStreams implements SmartLifecycle, AutoCloseable {
-    /** Writer threads to start with, and the step the pool grows by when clients stop reading. */
+    /** Writer threads, shared by every watcher. */
     static final int WRITERS = 4;
-    private static final int MAX_WRITERS = 256;
 
     /** How often a watcher that allowed bookmarks gets one. */
     static final Duration BOOKMARK_INTERVAL = Duration.ofSeconds(60);
+    /** How often watchers are checked for a buffer that stays full (kube-apiserver gives a blocked watcher ~0.1-1 s). */
+    static final Duration RESPONSIVENESS_CHECK = Duration.ofSeconds(1);
 
     private final GenericRegistry registry;
     private final WatchEventsListener listener;
-    private final ThreadPoolExecutor writers;
+    private final int buffer;
+    private final ExecutorService writers;
     private final ScheduledExecutorService timers;
     private final Set<WatchStream> active = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
 
-    WatchStreams(GenericRegistry registry, ObjectProvider<WatchEventsListener> listener) {
+    WatchStreams(GenericRegistry registry, ObjectProvider<WatchEventsListener> listener, HttpLimits limits) {
         this.registry = registry;
         this.listener = listener.getIfAvailable(() -> WatchEventsListener.NONE);
+        this.buffer = limits.watchBuffer();
         AtomicInteger n = new AtomicInteger();
-        // writers: a few threads shared by all watchers (handing each event to a thread of its own cost 5x the
-        // fan-out rate); idle watchers hold none. A client that stops reading blocks a writer in a socket write,
-        // so the pool grows when it stops making progress, and the others keep streaming.
-        this.writers = new ThreadPoolExecutor(WRITERS, WRITERS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "watch-writer-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.writers.allowCoreThreadTimeOut(true);
+        // a few threads shared by all watchers (handing each event to a thread of its own cost 5x the fan-out rate)
+        this.writers = Executors.newFixedThreadPool(WRITERS, r -> {
+            Thread t = new Thread(r, "watch-writer-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "watch-timers");
             t.setDaemon(true);
             return t;
         });
-        this.timers.scheduleWithFixedDelay(this::growIfStalled, 1, 1, TimeUnit.SECONDS);
-    }
-
-    private long completedAtLastCheck;
-
-    /** Adds writers when every writer is stuck (no drain finished for a second) while watchers wait. */
-    private void growIfStalled() {
-        long completed = writers.getCompletedTaskCount();
-        int size = writers.getMaximumPoolSize();
-        if (completed == completedAtLastCheck && !writers.getQueue().isEmpty()
-                && writers.getActiveCount() >= size && size < MAX_WRITERS) {
-            int grown = Math.min(MAX_WRITERS, size + WRITERS);
-            writers.setMaximumPoolSize(grown);
-            writers.setCorePoolSize(grown);
-        }
-        completedAtLastCheck = completed;
+        long every = RESPONSIVENESS_CHECK.toMillis();
+        this.timers.scheduleWithFixedDelay(() -> active.forEach(WatchStream::closeIfUnresponsive), every, every,
+                TimeUnit.MILLISECONDS);
     }
 
     /**
-     * Starts a watch and returns its streaming body.
+     * Starts a watch: the response streams from here on, asynchronously.
      *
+     * @param type     the type whose storage is watched
+     * @param served   the type the watch is answered as: {@code type}, or another version of it (bookmarks and
+     *                 messages name it; {@code encoder} converts the objects)
      * @param options  the watch's options; a negative timeoutSeconds ends the stream after the initial events
      *                 (so does a server that is shutting down)
-     * @param encoder wire line of an event, or {@code null} for the shared JSON line
-     * @throws ApiException for a bad request (selectors, resourceVersion syntax); a too-old resourceVersion is
-     *                      answered in the stream as an ERROR event instead, as kube-apiserver does
+     * @param encoder  wire line of an event, or {@code null} for the shared JSON line
+     * @throws ApiException for a bad request (selectors, resourceVersion syntax), before anything is written; a
+     *                      too-old resourceVersion is answered in the stream as an ERROR event instead, as
+     *                      kube-apiserver does
      */
-    ResponseBodyEmitter open(ResourceType type, String namespace, ListOptions options,
-                             Function<WatchEvent, byte[]> encoder) {
-        return open(type, type, namespace, options, encoder);
-    }
-
-    /**
-     * Starts a watch of {@code type}'s storage answered as {@code served} (another version of it: bookmarks and
-     * messages name the served type; {@code encoder} converts the objects).
-     */
-    ResponseBodyEmitter open(ResourceType type, ResourceType served, String namespace, ListOptions options,
-                             Function<WatchEvent, byte[]> encoder) {
+    void open(ResourceType type, ResourceType served, String namespace, ListOptions options,
+              Function<WatchEvent, byte[]> encoder, HttpServletRequest request) {
         WatchStream stream = new WatchStream(served, writers, encoder == null ? WatchStream::sharedLine : encoder,
-                listener);
+                listener, buffer);
         stream.startFrom(startRevision(options));
         active.add(stream);
         stream.onClose(() -> active.remove(stream));
         try {
-            ObjectStore.Subscription s = registry.reader().watch(type, namespace, options, stream);
-            stream.attach(s);
-        } catch (ApiException e) {
-            if (e.code() != 410) {
-                throw e;
+            try {
+                ObjectStore.Subscription s = registry.reader().watch(type, namespace, options, stream);
+                stream.attach(s);
+            } catch (ApiException e) {
+                if (e.code() != 410) {
+                    throw e;
+                }
+                stream.fail(e);
             }
-            stream.fail(e);
-            return stream.emitter();
+            stream.goLive();
+            if (!running || options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
+                // negative: end right after the initial events (the answer to a WebSocket upgrade attempt)
+                stream.end();
+            } else if (options.timeoutSeconds() != null && options.timeoutSeconds() > 0) {
+                ScheduledFuture<?> f = timers.schedule(stream::end, options.timeoutSeconds(), TimeUnit.SECONDS);
+                stream.onClose(() -> f.cancel(false));
+            }
+            if (options.allowWatchBookmarks()) {
+                long every = BOOKMARK_INTERVAL.toMillis();
+                ScheduledFuture<?> f = timers.scheduleAtFixedRate(stream::bookmark, every, every,
+                        TimeUnit.MILLISECONDS);
+                stream.onClose(() -> f.cancel(false));
+            }
+            stream.start(request);
+        } catch (RuntimeException e) {
+            stream.abandon(); // a rejected watch leaves nothing behind: no subscription, no timers, not active
+            throw e;
         }
-        if (!running || options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
-            // negative: end right after the initial events (the answer to a WebSocket upgrade attempt)
-            stream.end();
-        } else if (options.timeoutSeconds() != null && options.timeoutSeconds() > 0) {
-            ScheduledFuture<?> f = timers.schedule(stream::end, options.timeoutSeconds(), TimeUnit.SECONDS);
-            stream.onClose(() -> f.cancel(false));
-        }
-        if (options.allowWatchBookmarks()) {
-            long every = BOOKMARK_INTERVAL.toMillis();
-            ScheduledFuture<?> f = timers.scheduleAtFixedRate(stream::bookmark, every, every, TimeUnit.MILLISECONDS);
-            stream.onClose(() -> f.cancel(false));
-        }
-        stream.start();
-        return stream.emitter();
     }
 
     private long startRevision(ListOptions options) {

@@ -7,7 +7,7 @@ package io.kuberaysim.apiserver.http;
 final class HttpEdgeTestProperties {
     static final String MAX_BODY = "65536";
     static final String ALL = "kuberay-sim.controllers=false\nkuberay-sim.max-request-body-bytes=" + MAX_BODY
-            + "\nkuberay-sim.request-body-timeout=2s";
+            + "\nkuberay-sim.request-body-timeout=2s\nkuberay-sim.watch-buffer=50";
 
     private HttpEdgeTestProperties() {
     }

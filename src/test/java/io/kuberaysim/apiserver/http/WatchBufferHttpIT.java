@@ -1,0 +1,129 @@
+package io.kuberaysim.apiserver.http;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.testing.RawHttp;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A watcher whose client reads nothing is closed once its buffer (kuberay-sim.watch-buffer, 50 here) is full, as
+ * kube-apiserver's watch cache closes unresponsive watchers; the writer threads stay a fixed few and the watchers
+ * that read get every event.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = HttpEdgeTestProperties.ALL)
+class WatchBufferHttpIT {
+    static final String CM = "/api/v1/namespaces/default/configmaps";
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    GenericRegistry registry;
+    @Autowired
+    WatchStreams watches;
+
+    Socket openWatch(long rv) throws IOException {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(4096);
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        s.getOutputStream().write(("GET " + CM + "?watch=1&resourceVersion=" + rv
+                + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        return s;
+    }
+
+    /** Reads a chunked watch body line by line; returns the number of ADDED events before the body ended. */
+    static int readToEnd(RawHttp http, int stopAfter) throws IOException {
+        int added = 0;
+        StringBuilder pending = new StringBuilder();
+        while (added < stopAfter) {
+            String size = http.line();
+            int n = Integer.parseInt(size.trim(), 16);
+            if (n == 0) {
+                return added;
+            }
+            byte[] chunk = http.readBytes(n);
+            http.line();
+            pending.append(new String(chunk, StandardCharsets.UTF_8));
+            int nl;
+            while ((nl = pending.indexOf("\n")) >= 0) {
+                if (pending.substring(0, nl).startsWith("{\"type\":\"ADDED\"")) {
+                    added++;
+                }
+                pending.delete(0, nl + 1);
+            }
+        }
+        return added;
+    }
+
+    static long writerThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("watch-writer-"))
+                .count();
+    }
+
+    @Test
+    @DisplayName("20 watchers that read nothing are closed; the reading watcher gets all 300 events; no writer added")
+    void unresponsiveWatchersAreClosed() throws Exception {
+        long writersBefore = writerThreads();
+        long rv = registry.store().revision();
+        int before = watches.activeCount();
+        List<Socket> stuck = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            stuck.add(openWatch(rv));
+        }
+        RawHttp reader = new RawHttp(port, Duration.ofSeconds(60));
+        reader.send("GET " + CM + "?watch=1&resourceVersion=" + rv + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        assertThat(reader.readHead().code()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> watches.activeCount() == before + 21);
+
+        int writes = 300;
+        CompletableFuture<Integer> received = CompletableFuture.supplyAsync(() -> {
+            try {
+                return readToEnd(reader, writes);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        String payload = "x".repeat(50_000); // 15 MB per watcher: far more than socket buffers hold
+        for (int i = 0; i < writes; i++) {
+            ObjectNode cm = Json.object();
+            cm.putObject("metadata").put("name", "buffered-" + i);
+            cm.putObject("data").put("payload", payload);
+            registry.create(ResourceTypes.CONFIGMAPS, "default", cm, WriteOptions.DEFAULT);
+        }
+
+        assertThat(received.get(60, TimeUnit.SECONDS)).isEqualTo(writes);
+        await().atMost(Duration.ofSeconds(30)).until(() -> watches.activeCount() == before + 1);
+        // other cached application contexts have writers of their own: the pool may start its threads, no more
+        assertThat(writerThreads() - writersBefore).isLessThanOrEqualTo(WatchStreams.WRITERS);
+
+        // a closed watcher that reads again finds its body ended, short of the events it missed
+        try (RawHttp closed = RawHttp.over(stuck.remove(0), Duration.ofSeconds(60))) {
+            assertThat(closed.readHead().code()).isEqualTo(200);
+            assertThat(readToEnd(closed, writes)).isLessThan(writes);
+        }
+        for (Socket s : stuck) {
+            s.close();
+        }
+        reader.close();
+    }
+}
