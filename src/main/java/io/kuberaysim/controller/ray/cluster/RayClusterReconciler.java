@@ -113,8 +113,10 @@ public final class RayClusterReconciler implements Reconciler {
         ValidationFailure invalid = RayClusterValidation.validate(cluster.name(), spec, cluster.annotations(),
                 oldStatus);
         if (invalid != null) {
+            // KubeRay writes "invalid ns/name: err" for metadata and spec, "invalid ns/name, err" for status
+            String sep = invalid.part() == ValidationFailure.Part.STATUS ? ", " : ": ";
             events.event(cluster, EventRecorder.WARNING, invalid.eventReason(RayCluster.KIND), "Validate",
-                    "The RayCluster " + invalid.part().word() + " is invalid " + key + ": " + invalid.message());
+                    "The RayCluster " + invalid.part().word() + " is invalid " + key + sep + invalid.message());
             return invalid.part() == ValidationFailure.Part.STATUS ? Result.requeueAfter(SHORT_REQUEUE) : Result.done();
         }
         if (cluster.isDeleting()) {
@@ -249,22 +251,23 @@ public final class RayClusterReconciler implements Reconciler {
         RayClusterStatusCalculator.SuspendStatus suspend = RayClusterStatusCalculator.suspendStatus(status);
         if (suspend == RayClusterStatusCalculator.SuspendStatus.SUSPENDING) {
             List<StoredObject> all = pods.list(ns, Map.of(RayLabels.CLUSTER, name));
-            if (all.stream().anyMatch(p -> !p.isDeleting())) {
-                try {
-                    for (StoredObject p : all) {
-                        if (!p.isDeleting()) {
-                            client.delete(ResourceTypes.PODS, ns, p.name());
-                        }
+            try {
+                for (StoredObject p : all) {
+                    if (!p.isDeleting()) {
+                        client.delete(ResourceTypes.PODS, ns, p.name());
                     }
-                } catch (ApiException e) {
-                    events.event(cluster, EventRecorder.WARNING, "FailedToDeletePodCollection", "Delete",
-                            "Failed to delete Pods for RayCluster " + key + " due to suspension, " + e.getMessage());
-                    throw new ReconcileFailure(RayClusterConditions.FAILED_DELETE_ALL_PODS, e.getMessage());
                 }
-                expectations.forget(ns, name);
-                events.event(cluster, EventRecorder.NORMAL, "DeletedPod", "Delete",
-                        "Deleted Pods for RayCluster " + key + " due to suspension");
+            } catch (ApiException e) {
+                events.event(cluster, EventRecorder.WARNING, "FailedToDeletePodCollection", "Delete",
+                        "Failed deleting Pods due to suspension for RayCluster " + key + ", " + e.getMessage());
+                throw new ReconcileFailure(RayClusterConditions.FAILED_DELETE_ALL_PODS, e.getMessage());
             }
+            if (all.stream().anyMatch(p -> !p.isDeleting())) {
+                expectations.forget(ns, name);
+            }
+            // reconcilePods records DeletedPod on every Suspending pass (DeleteAllOf succeeds with nothing left)
+            events.event(cluster, EventRecorder.NORMAL, "DeletedPod", "Delete",
+                    "Deleted Pods for RayCluster " + key + " due to suspension");
             return;
         }
         if (suspend == RayClusterStatusCalculator.SuspendStatus.SUSPENDED || spec.suspended()) {
@@ -465,7 +468,7 @@ public final class RayClusterReconciler implements Reconciler {
             client.delete(ResourceTypes.PODS, pod.namespace(), pod.name());
         } catch (ApiException e) {
             events.event(cluster, EventRecorder.WARNING, failReason, "Delete",
-                    "Failed to delete Pod " + pod.namespace() + "/" + pod.name() + ", " + e.getMessage());
+                    "Failed deleting Pod " + pod.namespace() + "/" + pod.name() + ", " + e.getMessage());
             throw new ReconcileFailure(marker, e.getMessage());
         }
         expectations.expectDelete(cluster.namespace(), cluster.name(), group, pod.name());

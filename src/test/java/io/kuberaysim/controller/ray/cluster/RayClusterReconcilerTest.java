@@ -406,6 +406,11 @@ class RayClusterReconcilerTest {
         assertThat(condition(s, "HeadPodReady").path("reason").asString()).isEqualTo("HeadPodNotFound");
         assertThat(events("DeletedPod")).anySatisfy(e -> assertThat(Json.text(e, "message"))
                 .isEqualTo("Deleted Pods for RayCluster default/demo due to suspension"));
+        // raycluster_controller.go reconcilePods records DeletedPod on every Suspending pass, also the one that
+        // finds no Pod left: more than the single deletion pass
+        int occurrences = events("DeletedPod").stream()
+                .mapToInt(e -> Math.max(1, e.path("series").path("count").asInt())).sum();
+        assertThat(occurrences).isGreaterThan(1);
 
         mergePatch("demo", "{\"spec\": {\"suspend\": false}}");
         converge();
