@@ -1,6 +1,7 @@
 package io.kuberaysim.controller.ray.cluster;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ray.AutoscalerOptions;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.RayCluster;
 import io.kuberaysim.api.ray.RayClusterConditions;
@@ -119,6 +120,7 @@ public final class RayClusterReconciler implements Reconciler {
                     "The RayCluster " + invalid.part().word() + " is invalid " + key + sep + invalid.message());
             return invalid.part() == ValidationFailure.Part.STATUS ? Result.requeueAfter(SHORT_REQUEUE) : Result.done();
         }
+        warnAutoscalerV1RestartPolicy(cluster, spec, key);
         if (cluster.isDeleting()) {
             // the garbage collector removes the children through their ownerReferences
             return Result.done();
@@ -239,6 +241,26 @@ public final class RayClusterReconciler implements Reconciler {
             events.event(cluster, EventRecorder.WARNING, "FailedToCreateService", "Create",
                     "Failed creating service " + key + ", " + e.getMessage());
             throw new ReconcileFailure(null, e.getMessage());
+        }
+    }
+
+    /** {@code Reconcile}'s non-fatal check: worker restartPolicy other than Never with autoscaler v1. */
+    private void warnAutoscalerV1RestartPolicy(StoredObject cluster, RayClusterSpec spec, String key) {
+        if (!Boolean.TRUE.equals(spec.enableInTreeAutoscaling()) || spec.autoscalerOptions() == null
+                || spec.autoscalerOptions().version() != AutoscalerOptions.Version.v1) {
+            return;
+        }
+        List<String> groups = new java.util.ArrayList<>();
+        for (var g : spec.workerGroups()) {
+            String policy = Json.text(g.template(), "spec", "restartPolicy");
+            if (policy != null && !policy.isEmpty() && !policy.equals("Never")) {
+                groups.add(g.groupName());
+            }
+        }
+        if (!groups.isEmpty()) {
+            events.event(cluster, EventRecorder.WARNING, "InvalidRayClusterSpec", "Validate",
+                    "RayCluster spec warning " + key + ": restartPolicy for worker groups [" + String.join(", ", groups)
+                            + "] should be Never or unset when using autoscaler V1");
         }
     }
 

@@ -370,6 +370,21 @@ class RayClusterReconcilerTest {
         assertThat(status("demo").path("readyWorkerReplicas").asInt()).isEqualTo(2);
     }
 
+    // raycluster_controller.go Reconcile: the autoscaler v1 restartPolicy warning (the cluster is reconciled anyway)
+    @Test
+    void autoscalerV1WorkerRestartPolicyIsWarnedAbout() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("demo", 1, 0, 4)
+                .replaceFirst("(?m)^(\\s*)rayVersion: \"2.9.0\"\n",
+                        "$1rayVersion: \"2.9.0\"\n$1enableInTreeAutoscaling: true\n$1autoscalerOptions: {version: v1}\n")
+                .replaceFirst("(?m)^(\\s*)containers:\n(\\s*)- name: ray-worker",
+                        "$1restartPolicy: Always\n$1containers:\n$2- name: ray-worker"));
+        converge();
+        assertThat(events("InvalidRayClusterSpec")).anySatisfy(e -> assertThat(Json.text(e, "message")).isEqualTo(
+                "RayCluster spec warning default/demo: restartPolicy for worker groups [small-wg] should be Never or "
+                        + "unset when using autoscaler V1"));
+        assertThat(podNames("demo")).isNotEmpty();
+    }
+
     // RC reconcilePods step 5: with 0 head Pods the head is created again (CreatedHeadPod).
     @Test
     void deletedHeadIsRecreated() {
