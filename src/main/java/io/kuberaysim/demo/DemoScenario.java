@@ -28,6 +28,7 @@ public final class DemoScenario {
     static final String CLUSTER = "example-cluster";
     static final String JOB = "example-job";
     private static final Duration LIMIT = Duration.ofMinutes(10);
+    private static final String EXAMPLES = "static/console/examples/";
 
     private final KubeClient client;
     private final VirtualClock clock;
@@ -62,14 +63,14 @@ public final class DemoScenario {
 
     public Result run() {
         Instant start = clock.now();
-        client.create(ResourceTypes.RAYCLUSTERS, NAMESPACE, manifest("demo/example-cluster.yaml"));
+        client.create(ResourceTypes.RAYCLUSTERS, NAMESPACE, manifest("example-cluster.yaml"));
         converge(() -> readyWorkers(CLUSTER) == 2 && "ready".equals(state(CLUSTER)));
 
         client.patch(ResourceTypes.RAYCLUSTERS, NAMESPACE, CLUSTER, PatchType.JSON, Json.MAPPER.readTree(
                 "[{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":4}]"));
         converge(() -> readyWorkers(CLUSTER) == 4);
 
-        client.create(ResourceTypes.RAYJOBS, NAMESPACE, manifest("demo/example-job.yaml"));
+        client.create(ResourceTypes.RAYJOBS, NAMESPACE, manifest("example-job.yaml"));
         converge(() -> {
             StoredObject job = client.get(ResourceTypes.RAYJOBS, NAMESPACE, JOB);
             String cluster = job == null ? null : Json.text(job.object(), "status", "rayClusterName");
@@ -112,7 +113,9 @@ public final class DemoScenario {
         return o == null ? null : Json.text(o.object(), "status", "state");
     }
 
-    static ObjectNode manifest(String resource) {
+    /** A manifest from {@code http-examples/}, which the build copies into the jar for the console (one copy). */
+    static ObjectNode manifest(String fileName) {
+        String resource = EXAMPLES + fileName;
         try (InputStream in = DemoScenario.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing demo manifest " + resource);

@@ -7,10 +7,6 @@ import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.cache.InformerHandler;
 import io.kuberaysim.testing.SimulationHarness;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,17 +18,6 @@ final class OperatorE2e {
     static final String NS = "default";
 
     private OperatorE2e() {
-    }
-
-    static String resource(String path) {
-        try (InputStream in = OperatorE2e.class.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalArgumentException("no resource " + path);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Every Event with {@code reason} in the namespace, as {@code "<type> <message>"}. */

@@ -7,6 +7,7 @@ import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.reconcile.Request;
+import io.kuberaysim.testing.SeedManifests;
 import io.kuberaysim.testing.SimulationHarness;
 import io.kuberaysim.testing.TestCluster;
 import org.junit.jupiter.api.AfterEach;
@@ -14,8 +15,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -205,7 +204,7 @@ class PoisonObjectEndToEndTest {
     }
 
     static String cluster(String name) {
-        return OperatorE2e.resource("/demo/example-cluster.yaml").replace("name: example-cluster", "name: " + name);
+        return SeedManifests.exampleCluster().replace("name: example-cluster", "name: " + name);
     }
 
     String clusterState(String name) {
@@ -252,7 +251,7 @@ class PoisonObjectEndToEndTest {
     @Test
     @DisplayName("RayJob controller: a RayJob it cannot read gets one Warning; other RayJobs complete")
     void rayJobControllerSurvivesAPoisonJob() {
-        String job = OperatorE2e.resource("/demo/example-job.yaml");
+        String job = SeedManifests.exampleJob();
         poison(ResourceTypes.RAYJOBS, NS, job.replace("name: example-job", "name: poison")
                 .replace("shutdownAfterJobFinishes: true", "shutdownAfterJobFinishes: sometimes"));
         h.create(ResourceTypes.RAYJOBS, NS, job.replace("name: example-job", "name: healthy"));
@@ -266,7 +265,7 @@ class PoisonObjectEndToEndTest {
     @Test
     @DisplayName("RayService controller: a RayService it cannot read gets one Warning; others serve")
     void rayServiceControllerSurvivesAPoisonService() throws Exception {
-        String service = Files.readString(Path.of("http-examples/rayservice.yaml"));
+        String service = SeedManifests.rayService();
         poison(ResourceTypes.RAYSERVICES, NS, service.replace("name: rayservice-sample", "name: poison")
                 .replace("replicas: 1\n", "replicas: [1]\n"));
         h.create(ResourceTypes.RAYSERVICES, NS, service.replace("name: rayservice-sample", "name: healthy"));

@@ -4,6 +4,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.testing.SeedManifests;
 import io.kuberaysim.testing.SimulationHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class RayClusterEndToEndTest {
     }
 
     static String seedCluster() {
-        return OperatorE2e.resource("/io/kuberaysim/api/ray/demo-raycluster.yaml");
+        return SeedManifests.demoRayCluster();
     }
 
     JsonNode status(String name) {

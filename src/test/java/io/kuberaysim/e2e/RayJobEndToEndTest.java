@@ -8,6 +8,7 @@ import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
 import io.kuberaysim.sim.ray.RayDashboard;
+import io.kuberaysim.testing.SeedManifests;
 import io.kuberaysim.testing.SimulationHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class RayJobEndToEndTest {
 
     /** The demo's example-job with {@code name}, extra annotations and spec lines. */
     static String manifest(String name, String annotations, String extraSpec) {
-        String m = OperatorE2e.resource("/demo/example-job.yaml").replace("name: example-job", "name: " + name);
+        String m = SeedManifests.exampleJob().replace("name: example-job", "name: " + name);
         if (annotations != null) {
             m = m.replace("  name: " + name + "\n", "  name: " + name + "\n  annotations:\n"
                     + annotations.indent(4));

@@ -2,8 +2,6 @@ package io.kuberaysim.api.ray;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +11,7 @@ import io.kuberaysim.api.schema.FieldError;
 import io.kuberaysim.api.schema.Schema;
 import io.kuberaysim.api.schema.StructuralValidator;
 import io.kuberaysim.api.schema.ValidationResult;
+import io.kuberaysim.testing.SeedManifests;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -25,11 +24,7 @@ class RayClusterTest {
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     static ObjectNode seed() {
-        try (InputStream in = RayClusterTest.class.getResourceAsStream("demo-raycluster.yaml")) {
-            return (ObjectNode) YAML.readTree(in);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return (ObjectNode) YAML.readTree(SeedManifests.demoRayCluster());
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import io.kuberaysim.demo.DemoScenario;
+import io.kuberaysim.testing.SeedManifests;
 import org.hawkular.agent.prometheus.types.MetricType;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,8 +20,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -89,7 +88,7 @@ class MetricsHttpIT {
                 "scope", "namespace")).isEqualTo(1);
 
         // HTTP requests of several kinds
-        String rayService = Files.readString(Path.of("http-examples/rayservice.yaml"));
+        String rayService = SeedManifests.rayService();
         assertThat(send("POST", RAYSERVICES, "application/yaml", rayService).statusCode()).isEqualTo(201);
         assertThat(send("POST", RAYSERVICES + "?dryRun=All", "application/yaml",
                 rayService.replace("name: rayservice-sample", "name: dry")).statusCode()).isEqualTo(201);
