@@ -188,7 +188,7 @@ class ConvertedResourceHandler {
                 .map(r -> new FieldRequirement(c.storedFieldLabel(r.field()), r.operator(), r.value()).toString())
                 .collect(Collectors.joining(","));
         return new ListOptions(o.labelSelector(), fields, o.limit(), o.continueToken(), o.resourceVersion(),
-                o.timeoutSeconds(), o.allowWatchBookmarks(), o.sendInitialEvents());
+                o.timeoutSeconds(), o.allowWatchBookmarks(), o.sendInitialEvents(), o.resourceVersionMatch());
     }
 
     private static <T> T translated(VersionConversion c, Supplier<T> call) {

@@ -20,9 +20,10 @@ final class QueryOptions {
     static ListOptions list(HttpServletRequest req) {
         ListOptions options = new ListOptions(req.getParameter("labelSelector"), req.getParameter("fieldSelector"),
                 longParam(req, "limit"), req.getParameter("continue"), req.getParameter("resourceVersion"),
-                longParam(req, "timeoutSeconds"), bool(req, "allowWatchBookmarks"), bool(req, "sendInitialEvents"),
+                longParam(req, "timeoutSeconds"), bool(req, "allowWatchBookmarks"),
+                req.getParameter("sendInitialEvents") == null ? null : bool(req, "sendInitialEvents"),
                 req.getParameter("resourceVersionMatch"));
-        List<StatusCause> causes = options.validate(watch(req), req.getParameter("sendInitialEvents") != null);
+        List<StatusCause> causes = options.validate(watch(req));
         if (!causes.isEmpty()) {
             throw ApiException.invalid("ListOptions.meta.k8s.io", "ListOptions", "meta.k8s.io", "", causes);
         }

@@ -8,28 +8,37 @@ import java.util.List;
 /**
  * Query parameters of a list or watch, as kube-apiserver accepts them. Null means absent.
  *
+ * @param sendInitialEvents    null when the request did not name it: a watch then sends the current objects first
+ *                             only when it starts from no resourceVersion or "0", as kube-apiserver defaults it
  * @param resourceVersionMatch {@code NotOlderThan} or {@code Exact}: how a list reads {@code resourceVersion}
  */
 public record ListOptions(String labelSelector, String fieldSelector, Long limit, String continueToken,
                           String resourceVersion, Long timeoutSeconds, boolean allowWatchBookmarks,
-                          boolean sendInitialEvents, String resourceVersionMatch) {
-    public static final ListOptions ALL = new ListOptions(null, null, null, null, null, null, false, false);
+                          Boolean sendInitialEvents, String resourceVersionMatch) {
+    public static final ListOptions ALL = new ListOptions(null, null, null, null, null, null, false, null);
 
     /** Options without a resourceVersionMatch. */
     public ListOptions(String labelSelector, String fieldSelector, Long limit, String continueToken,
                        String resourceVersion, Long timeoutSeconds, boolean allowWatchBookmarks,
-                       boolean sendInitialEvents) {
+                       Boolean sendInitialEvents) {
         this(labelSelector, fieldSelector, limit, continueToken, resourceVersion, timeoutSeconds, allowWatchBookmarks,
                 sendInitialEvents, null);
+    }
+
+    /** Whether a watch sends the objects that match before the changes: as asked, else only from "" or "0". */
+    public boolean initialEvents() {
+        if (sendInitialEvents != null) {
+            return sendInitialEvents;
+        }
+        return resourceVersion == null || resourceVersion.isEmpty() || resourceVersion.equals("0");
     }
 
     /**
      * kube-apiserver's ListOptions validation (answered as 422 {@code ListOptions.meta.k8s.io "" is invalid}):
      * which resourceVersionMatch goes with which resourceVersion, continue and sendInitialEvents.
-     *
-     * @param sendInitialEventsGiven whether the request named sendInitialEvents at all (true or false)
      */
-    public List<StatusCause> validate(boolean watch, boolean sendInitialEventsGiven) {
+    public List<StatusCause> validate(boolean watch) {
+        boolean sendInitialEventsGiven = sendInitialEvents != null;
         List<StatusCause> causes = new ArrayList<>();
         String match = resourceVersionMatch == null ? "" : resourceVersionMatch;
         boolean hasContinue = continueToken != null && !continueToken.isEmpty();
@@ -78,10 +87,10 @@ public record ListOptions(String labelSelector, String fieldSelector, Long limit
     }
 
     public static ListOptions labels(String labelSelector) {
-        return new ListOptions(labelSelector, null, null, null, null, null, false, false);
+        return new ListOptions(labelSelector, null, null, null, null, null, false, null);
     }
 
     public static ListOptions fields(String fieldSelector) {
-        return new ListOptions(null, fieldSelector, null, null, null, null, false, false);
+        return new ListOptions(null, fieldSelector, null, null, null, null, false, null);
     }
 }

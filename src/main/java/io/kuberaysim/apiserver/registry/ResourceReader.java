@@ -228,32 +228,33 @@ public final class ResourceReader {
     }
 
     /**
-     * Starts a watch. Without a resourceVersion (or with "0") the current matches are sent first as ADDED;
-     * with one, only later changes are sent. Objects entering or leaving the selection arrive as ADDED or
-     * DELETED, as kube-apiserver's watch cache does.
+     * Starts a watch. Without a resourceVersion (or with "0"), or with {@code sendInitialEvents=true}, the current
+     * matches are sent first as ADDED (with sendInitialEvents, from a state at least as fresh as the given
+     * resourceVersion, ending with the annotated bookmark); otherwise only later changes are sent. Objects entering
+     * or leaving the selection arrive as ADDED or DELETED, as kube-apiserver's watch cache does.
      */
     public ObjectStore.Subscription watch(ResourceType type, String namespace, ListOptions options, WatchSink sink) {
         Filter filter = filter(type, namespace, options);
         String rvText = options.resourceVersion();
-        long from;
-        boolean initial = rvText == null || rvText.isEmpty() || rvText.equals("0");
-        if (initial) {
+        boolean fromNow = rvText == null || rvText.isEmpty() || rvText.equals("0");
+        long from = fromNow ? 0 : parseResourceVersion(rvText);
+        if (options.initialEvents()) {
+            if (from > store.revision()) {
+                // the watch cache waits for this state before it sends it; a snapshot cannot be taken ahead
+                throw ApiException.tooLargeResourceVersion(from, store.revision(), TOO_LARGE_RETRY_SECONDS);
+            }
             ObjectStore.Snapshot snap = candidates(type, filter.namespace(), filter);
             for (StoredObject o : snap.items()) {
                 if (filter.matches(o)) {
                     sink.onEvent(new WatchEvent(WatchEvent.Type.ADDED, o, null));
                 }
             }
-            if (options.sendInitialEvents()) {
+            if (Boolean.TRUE.equals(options.sendInitialEvents())) {
                 sink.onInitialEventsEnd(snap.revision());
             }
             from = snap.revision();
-        } else {
-            try {
-                from = Long.parseLong(rvText);
-            } catch (NumberFormatException e) {
-                throw ApiException.badRequest("invalid resource version \"" + rvText + "\"");
-            }
+        } else if (fromNow) {
+            from = store.revision();
         }
         ObjectStore.Subscription subscription;
         try {
@@ -276,6 +277,14 @@ public final class ResourceReader {
             fresh.cancel(false);
             subscription.close();
         };
+    }
+
+    private static long parseResourceVersion(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("invalid resource version \"" + text + "\"");
+        }
     }
 
     private static void translate(WatchEvent event, Filter filter, WatchSink sink) {

@@ -194,6 +194,55 @@ class WatchHttpIT {
         w.close();
     }
 
+    /** client-go's WatchList: the state at least as fresh as the given resourceVersion, then the bookmark. */
+    @Test
+    void sendInitialEventsFromAResourceVersionSendsTheStateFirst() throws Exception {
+        createConfigMap("wl-a", "1");
+        long rv = revision();
+        createConfigMap("wl-b", "1");
+        OpenWatch w = watch(CM + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+                + "&allowWatchBookmarks=true&resourceVersion=" + rv + "&labelSelector=app%3Dwatch-test"
+                + "&fieldSelector=metadata.name%21%3Dnone", null);
+        Set<String> added = new HashSet<>();
+        JsonNode e = w.next();
+        while (e.get("type").asString().equals("ADDED")) {
+            added.add(e.at("/object/metadata/name").asString());
+            e = w.next();
+        }
+        assertThat(added).contains("wl-a", "wl-b");
+        assertThat(e.get("type").asString()).isEqualTo("BOOKMARK");
+        assertThat(Long.parseLong(e.at("/object/metadata/resourceVersion").asString())).isGreaterThan(rv);
+        createConfigMap("wl-c", "1");
+        JsonNode live = w.next();
+        assertThat(live.get("type").asString()).isEqualTo("ADDED");
+        assertThat(live.at("/object/metadata/name").asString()).isEqualTo("wl-c");
+        w.close();
+    }
+
+    /** sendInitialEvents=false turns off the state kube-apiserver sends by default to a watch from "". */
+    @Test
+    void sendInitialEventsFalseSendsOnlyLaterChanges() throws Exception {
+        createConfigMap("wl-old", "1");
+        OpenWatch w = watch(CM + "?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan"
+                + "&fieldSelector=metadata.name%3Dwl-new", null);
+        createConfigMap("wl-new", "1");
+        JsonNode first = w.next();
+        assertThat(first.get("type").asString()).isEqualTo("ADDED");
+        assertThat(first.at("/object/metadata/name").asString()).isEqualTo("wl-new");
+        w.close();
+    }
+
+    @Test
+    void sendInitialEventsAheadOfTheStoreIsTooLargeResourceVersion() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + CM
+                + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion="
+                + (revision() + 1000))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(504);
+        JsonNode status = Json.MAPPER.readTree(r.body());
+        assertThat(status.get("reason").asString()).isEqualTo("Timeout");
+        assertThat(status.get("message").asString()).contains("Too large resource version");
+    }
+
     @Test
     void tableWatchSendsOneRowTablesPerEvent() throws Exception {
         createConfigMap("tw-a", "1");
