@@ -1,28 +1,10 @@
 package io.kuberaysim.config;
 
-import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
-import io.kuberaysim.api.ray.RayCluster;
-import io.kuberaysim.api.ray.RayJob;
-import io.kuberaysim.api.ray.RayService;
 import io.kuberaysim.apiserver.gc.GarbageCollector;
 import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ObjectExpiry;
-import io.kuberaysim.apiserver.registry.ResourceStrategy;
-import io.kuberaysim.apiserver.registry.WriteOptions;
-import io.kuberaysim.apiserver.registry.strategy.ConfigMapStrategy;
-import io.kuberaysim.apiserver.registry.strategy.RoleBindingStrategy;
-import io.kuberaysim.apiserver.registry.strategy.RoleStrategy;
-import io.kuberaysim.apiserver.registry.strategy.ServiceAccountStrategy;
-import io.kuberaysim.apiserver.registry.strategy.CustomResourceStrategy;
-import io.kuberaysim.apiserver.registry.strategy.EventStrategy;
-import io.kuberaysim.apiserver.registry.strategy.JobStrategy;
-import io.kuberaysim.apiserver.registry.strategy.LeaseStrategy;
-import io.kuberaysim.apiserver.registry.strategy.NamespaceStrategy;
-import io.kuberaysim.apiserver.registry.strategy.NodeStrategy;
-import io.kuberaysim.apiserver.registry.strategy.PodStrategy;
-import io.kuberaysim.apiserver.registry.strategy.ServiceStrategy;
 import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.client.KubeClient;
@@ -32,10 +14,7 @@ import io.kuberaysim.controller.runtime.clock.WallClock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import tools.jackson.databind.node.ObjectNode;
 
-import java.util.List;
-import java.util.Random;
 
 /**
  * Wires the API machinery: clock, store, strategies, registry, garbage collector, namespace lifecycle and the
@@ -69,21 +48,7 @@ class ApiServerConfiguration {
 
     /** The registry with every served resource's strategy and the namespaces a cluster starts with. */
     static GenericRegistry createRegistry(ObjectStore store, Clock clock, SimProperties props) {
-        List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), new PodStrategy(),
-                new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(),
-                new ServiceAccountStrategy(), new JobStrategy(), new LeaseStrategy(), new RoleStrategy(),
-                new RoleBindingStrategy(),
-                new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53),
-                new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
-                new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47));
-        Random random = props.virtual() ? new Random(props.seed()) : new Random();
-        GenericRegistry registry = new GenericRegistry(store, strategies, clock, random);
-        for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
-            ObjectNode obj = Json.object();
-            obj.putObject("metadata").put("name", ns);
-            registry.create(ResourceTypes.NAMESPACES, null, obj, WriteOptions.DEFAULT);
-        }
-        return registry;
+        return ApiServerWiring.registry(store, clock, props);
     }
 
     @Bean

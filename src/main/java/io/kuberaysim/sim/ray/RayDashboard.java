@@ -197,6 +197,26 @@ public final class RayDashboard {
         return true;
     }
 
+    /**
+     * Fails a PENDING or RUNNING job now (its entrypoint exited 1), as a scenario's fault does.
+     *
+     * @return true when the job was failed by this call, false when it is unknown or had already ended
+     */
+    public boolean fail(ClusterKey cluster, String jobId) {
+        JobDetails details;
+        synchronized (this) {
+            Map<String, SimJob> table = tables.get(cluster);
+            SimJob job = table == null ? null : table.get(jobId);
+            if (job == null || job.state.terminal()) {
+                return false;
+            }
+            finish(job, JobState.FAILED, MSG_FAILED);
+            details = job.details();
+        }
+        notifyListeners(cluster, details);
+        return true;
+    }
+
     /** Drops a cluster's job table and cancels its timers: the RayCluster was deleted or its head Pod was lost. */
     public void forgetCluster(ClusterKey cluster) {
         synchronized (this) {

@@ -1,0 +1,130 @@
+package io.kuberaysim.scenario;
+
+import io.kuberaysim.embedded.EmbeddedSimulator;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code java -jar kuberay-sim.jar run <scenario.yaml> [--junit-xml <file>] [--timeline-json <file>]}: runs a
+ * scenario on the virtual clock in process (no port), prints the timeline in the demo's format and what failed, and
+ * exits 0 when everything held, 1 when an expectation or a step failed, 2 when the scenario cannot be read.
+ */
+public final class RunCommand {
+    public static final int PASSED = 0;
+    public static final int FAILED = 1;
+    public static final int UNREADABLE = 2;
+
+    private RunCommand() {
+    }
+
+    public static boolean isRun(String[] args) {
+        return args.length > 0 && args[0].equals("run");
+    }
+
+    /** Runs {@code args} ({@code run <file> [options]}), printing to {@code out} and {@code err}; the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            err.println("usage: run <scenario.yaml> [--junit-xml <file>] [--timeline-json <file>]");
+            return UNREADABLE;
+        }
+        Scenario scenario;
+        try {
+            String text = Files.readString(options.file, StandardCharsets.UTF_8);
+            Path dir = options.file.toAbsolutePath().getParent();
+            scenario = new ScenarioReader().read(text, baseName(options.file), ScenarioFiles.directory(dir));
+        } catch (IOException e) {
+            err.println(options.file + ": cannot read the file: " + e.getMessage());
+            return UNREADABLE;
+        } catch (ScenarioException e) {
+            err.println(options.file + ": " + e.describe());
+            return UNREADABLE;
+        }
+        ScenarioResult result;
+        try (EmbeddedSimulator sim = EmbeddedSimulator.start(scenario.settings().toProperties())) {
+            result = new ScenarioRunner().run(scenario, new ScenarioTarget(sim.client(), sim.clock(), sim.cluster()),
+                    e -> out.println(e.render()));
+        }
+        out.println(summary(result));
+        try {
+            if (options.junitXml != null) {
+                Files.writeString(options.junitXml, ScenarioReports.junitXml(result), StandardCharsets.UTF_8);
+            }
+            if (options.timelineJson != null) {
+                Files.writeString(options.timelineJson, ScenarioReports.timelineJson(result), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            err.println("cannot write a report: " + e.getMessage());
+            return FAILED;
+        }
+        return result.passed() ? PASSED : FAILED;
+    }
+
+    /** The closing lines: PASSED/FAILED with counts, then each failure. */
+    static String summary(ScenarioResult r) {
+        long failed = r.expectations().stream().filter(e -> !e.passed()).count();
+        StringBuilder sb = new StringBuilder("Scenario ").append(r.name()).append(": ")
+                .append(r.passed() ? "PASSED" : "FAILED").append(" (").append(r.expectations().size())
+                .append(" expectations, ").append(failed).append(" failed")
+                .append(r.failure() != null ? ", stopped at step " + r.failure().step() : "")
+                .append("; ").append(r.seconds()).append(" s virtual)");
+        for (String f : r.failures()) {
+            sb.append("\n  ").append(f);
+        }
+        return sb.toString();
+    }
+
+    private static String baseName(Path file) {
+        String n = file.getFileName().toString();
+        return n.replaceFirst("\\.ya?ml$", "");
+    }
+
+    private record Options(Path file, Path junitXml, Path timelineJson) {
+        static Options parse(String[] args) {
+            List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
+            Path file = null;
+            Path junit = null;
+            Path timeline = null;
+            for (int i = 0; i < rest.size(); i++) {
+                String a = rest.get(i);
+                switch (a) {
+                    case "--junit-xml" -> junit = Path.of(value(rest, ++i, a));
+                    case "--timeline-json" -> timeline = Path.of(value(rest, ++i, a));
+                    default -> {
+                        if (a.startsWith("--junit-xml=")) {
+                            junit = Path.of(a.substring("--junit-xml=".length()));
+                        } else if (a.startsWith("--timeline-json=")) {
+                            timeline = Path.of(a.substring("--timeline-json=".length()));
+                        } else if (a.startsWith("--")) {
+                            throw new IllegalArgumentException("unknown option " + a);
+                        } else if (file != null) {
+                            throw new IllegalArgumentException("one scenario file at a time; got " + file + " and " + a);
+                        } else {
+                            file = Path.of(a);
+                        }
+                    }
+                }
+            }
+            if (file == null) {
+                throw new IllegalArgumentException("no scenario file");
+            }
+            return new Options(file, junit, timeline);
+        }
+
+        private static String value(List<String> args, int i, String option) {
+            if (i >= args.size()) {
+                throw new IllegalArgumentException(option + " needs a file");
+            }
+            return args.get(i);
+        }
+    }
+}
