@@ -25,25 +25,32 @@ import java.util.stream.Collectors;
  * @param churnRuns       consecutive create/delete churn runs on one server
  * @param churn           length of one churn run
  * @param churnEventTtls  {@code kuberay-sim.event-ttl} values, one server each ({@code 0}: Events never expire)
+ * @param slowClients     connections trickling request bodies in the slow-client scenario
+ * @param slowWatchers    watchers that never read in the slow-watcher scenario
+ * @param bigBodies       clients sending a big body at once in the big-body scenario
+ * @param bigBodyMiB      size of each big body
+ * @param hostile         length of the write load in the slow-watcher scenario (and of the latency sampling in the
+ *                        slow-client one)
  */
 record BenchConfig(String name, int objects, Duration warmup, Duration measure, int rounds, int connections,
                    int growthSmall, int growthLarge, List<Integer> scaleSizes, int watchers, int watchWrites,
                    boolean controllersOn, Set<String> scenarios, int churnRuns, Duration churn,
-                   List<String> churnEventTtls) {
+                   List<String> churnEventTtls, int slowClients, int slowWatchers, int bigBodies, int bigBodyMiB,
+                   Duration hostile) {
 
     static final List<String> ALL_SCENARIOS = List.of("http", "metrics", "auth", "growth", "scale", "watch", "demo",
-            "churn");
+            "churn", "slowclients", "slowwatchers", "bigbodies");
 
     static BenchConfig full() {
         return new BenchConfig("full", 10_000, Duration.ofSeconds(60), Duration.ofSeconds(4), 5, 16,
                 1_000, 100_000, List.of(100, 1_000, 10_000), 100, 10_000, true, Set.copyOf(ALL_SCENARIOS),
-                3, Duration.ofSeconds(60), List.of("30s", "0"));
+                3, Duration.ofSeconds(60), List.of("30s", "0"), 300, 300, 20, 100, Duration.ofSeconds(15));
     }
 
     static BenchConfig smoke() {
         return new BenchConfig("smoke", 40, Duration.ofMillis(500), Duration.ofMillis(150), 2, 4,
                 20, 200, List.of(2, 5), 3, 30, false, Set.copyOf(ALL_SCENARIOS),
-                3, Duration.ofMillis(700), List.of("30s"));
+                3, Duration.ofMillis(700), List.of("30s"), 20, 10, 2, 4, Duration.ofMillis(300));
     }
 
     /** The preset named by {@code bench.profile} (default {@code fallback}) with system-property overrides. */
@@ -64,7 +71,12 @@ record BenchConfig(String name, int objects, Duration warmup, Duration measure, 
                 setProp("scenarios", base.scenarios),
                 intProp("churnRuns", base.churnRuns),
                 Duration.ofMillis(longProp("churnMs", base.churn.toMillis())),
-                stringListProp("churnEventTtls", base.churnEventTtls));
+                stringListProp("churnEventTtls", base.churnEventTtls),
+                intProp("slowClients", base.slowClients),
+                intProp("slowWatchers", base.slowWatchers),
+                intProp("bigBodies", base.bigBodies),
+                intProp("bigBodyMiB", base.bigBodyMiB),
+                Duration.ofMillis(longProp("hostileMs", base.hostile.toMillis())));
     }
 
     boolean runs(String scenario) {

@@ -58,6 +58,15 @@ public final class BenchmarkMain {
         if (cfg.runs("churn")) {
             ChurnScenario.run(cfg, report);
         }
+        if (cfg.runs("slowclients")) {
+            SlowClientScenario.run(cfg, report);
+        }
+        if (cfg.runs("slowwatchers")) {
+            SlowWatcherScenario.run(cfg, report);
+        }
+        if (cfg.runs("bigbodies")) {
+            BigBodyScenario.run(cfg, report);
+        }
         return report;
     }
 
