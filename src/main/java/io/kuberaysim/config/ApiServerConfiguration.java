@@ -8,9 +8,11 @@ import io.kuberaysim.apiserver.registry.ObjectExpiry;
 import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import io.kuberaysim.controller.runtime.clock.WallClock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -57,8 +59,11 @@ class ApiServerConfiguration {
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    GarbageCollector garbageCollector(GenericRegistry registry, Clock clock) {
-        return new GarbageCollector(registry, clock);
+    GarbageCollector garbageCollector(GenericRegistry registry, Clock clock, ObjectProvider<ControllerManager> manager) {
+        // its Warning Events go through the controllers' recorders (one naming sequence); none without controllers
+        ControllerManager controllers = manager.getIfAvailable();
+        return new GarbageCollector(registry, clock,
+                controllers == null ? null : controllers.legacyEventRecorder(GarbageCollector.COMPONENT));
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")

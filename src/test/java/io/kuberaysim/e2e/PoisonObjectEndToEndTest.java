@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.testing.SeedManifests;
@@ -162,10 +163,17 @@ class PoisonObjectEndToEndTest {
         }
         h.client().delete(ResourceTypes.CONFIGMAPS, NS, "owner", DeleteOptions.propagation("Orphan"));
         h.settle();
-        assertThat(h.client().get(ResourceTypes.CONFIGMAPS, NS, "owner")).isNull();
+        // as kube's collector, the owner waits (orphan finalizer kept) until every dependent is orphaned
+        assertThat(h.client().get(ResourceTypes.CONFIGMAPS, NS, "owner").isDeleting()).isTrue();
         for (String name : List.of("sibling-1", "sibling-2")) {
             assertThat(pod(name).object().at("/metadata/ownerReferences").isMissingNode()).as(name).isTrue();
         }
+        runAWhile(); // the poison's orphaning is retried with backoff, and still fails
+        assertThat(warnings(NS, "poison", "OwnerRefInvalid")).containsExactly("1 × ownerReferences[0] "
+                + "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"x\",\"uid\":{\"bad\":1}} cannot be read "
+                + "(uid must be a non-empty string): the garbage collector ignores it");
+        assertThat(warnings(NS, "poison", "GarbageCollectionFailed")).isEmpty();
+        assertThat(warnings(NS, "sibling-1", "OwnerRefInvalid")).isEmpty();
 
         StoredObject owner2 = h.create(ResourceTypes.CONFIGMAPS, NS, "metadata: {name: owner2}\ndata: {a: b}");
         String ref2 = "{apiVersion: v1, kind: ConfigMap, name: owner2, uid: " + owner2.uid() + "}";
@@ -177,6 +185,45 @@ class PoisonObjectEndToEndTest {
         runAWhile(); // sibling-3 runs, so it terminates gracefully
         assertThat(pod("sibling-3")).isNull();
         assertThat(pod("poison-2")).isNull();
+    }
+
+    @Test
+    @DisplayName("garbage collector: a dependent it cannot write gets one Warning, is retried with backoff, and "
+            + "is collected once fixed; its healthy sibling is collected at once")
+    void garbageCollectorBacksOffAPoisonDependentAlone() {
+        StoredObject owner = h.create(ResourceTypes.CONFIGMAPS, NS, "metadata: {name: owner}\ndata: {a: b}");
+        String ref = "{apiVersion: v1, kind: ConfigMap, name: owner, uid: " + owner.uid() + "}";
+        // a finalizer name the API refuses: every write of this Pod is refused until it is fixed
+        poison(ResourceTypes.CONFIGMAPS, NS,
+                "metadata: {name: poison, finalizers: [\"bad finalizer!\"], ownerReferences: [" + ref + "]}");
+        h.create(ResourceTypes.CONFIGMAPS, NS, "metadata: {name: healthy, ownerReferences: [" + ref + "]}");
+        h.client().delete(ResourceTypes.CONFIGMAPS, NS, "owner", DeleteOptions.propagation("Orphan"));
+        h.settle();
+        assertThat(h.client().get(ResourceTypes.CONFIGMAPS, NS, "healthy").object()
+                .at("/metadata/ownerReferences").isMissingNode()).isTrue();
+        runAWhile();
+        assertThat(warnings(NS, "poison", "GarbageCollectionFailed")).singleElement().asString()
+                .startsWith("1 × garbage collection (orphan " + owner.uid() + ") failed and is retried with "
+                        + "backoff: ")
+                .contains("bad finalizer!");
+        assertThat(h.client().get(ResourceTypes.CONFIGMAPS, NS, "poison").object()
+                .at("/metadata/ownerReferences").size()).isEqualTo(1);
+
+        assertThat(h.client().get(ResourceTypes.CONFIGMAPS, NS, "owner").isDeleting()).isTrue();
+
+        // fixed behind the API's back: the next retry orphans it, and then the owner goes
+        h.registry().store().guaranteedUpdate(ResourceTypes.CONFIGMAPS, NS, "poison", current -> {
+            ObjectNode fixed = current.copy();
+            ((ObjectNode) fixed.get("metadata")).remove("finalizers");
+            return ObjectStore.UpdateResult.replace(fixed);
+        });
+        for (int i = 0; i < 3; i++) {
+            runAWhile(); // the backoff has doubled past 30 s by now
+        }
+        assertThat(h.client().get(ResourceTypes.CONFIGMAPS, NS, "poison").object()
+                .at("/metadata/ownerReferences").isMissingNode()).isTrue();
+        assertThat(h.client().get(ResourceTypes.CONFIGMAPS, NS, "owner")).isNull();
+        assertThat(warnings(NS, "poison", "GarbageCollectionFailed")).hasSize(1);
     }
 
     @Test

@@ -35,7 +35,7 @@ import java.time.Duration;
  */
 public final class SimulationHarness implements AutoCloseable {
     private final TestCluster cluster = new TestCluster();
-    private final ControllerManager manager = new ControllerManager(cluster.registry, cluster.clock, 1);
+    private final ControllerManager manager = cluster.manager;
     /** {@code kuberay-sim.seed}'s default: the names an operator harness generates match the application's. */
     public static final long SEED = KubeRayOperator.Options.DEFAULTS.seed();
 
