@@ -3,7 +3,9 @@ package io.kuberaysim.bench;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.http.WatchStreams;
+import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -24,8 +26,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Slow watchers: a steady stream of ConfigMap writes (200/s, 2 KB each, in process) watched by 10 reading clients,
  * first alone, then next to {@code slowWatchers} clients that watch and never read. Measured in each phase: the
- * reading watchers' event latency (write to receipt), the watch writer threads, heap after GC and resident memory,
- * and how many of the non-reading watchers are still open at the end.
+ * reading watchers' event latency (write to receipt), the watch writer threads, heap after GC and resident memory
+ * at the end of the writes (the phase's ConfigMaps are deleted after it, so each phase's heap holds the same
+ * stored data), and how many of the non-reading watchers are still open at the end.
  */
 final class SlowWatcherScenario {
     private static final String PATH = "/api/v1/namespaces/default/configmaps";
@@ -104,7 +107,8 @@ final class SlowWatcherScenario {
             for (int i = 0; i < writes; i++) {
                 LockSupport.parkNanos(t0 + i * every - System.nanoTime());
                 ObjectNode cm = Json.object();
-                cm.putObject("metadata").put("name", "slow-watch-" + tag + "-" + i);
+                cm.putObject("metadata").put("name", "slow-watch-" + tag + "-" + i).putObject("labels")
+                        .put("phase", tag);
                 cm.putObject("data").put("t", Long.toString(System.nanoTime())).put("payload", payload);
                 registry.create(ResourceTypes.CONFIGMAPS, "default", cm, WriteOptions.DEFAULT);
             }
@@ -119,6 +123,8 @@ final class SlowWatcherScenario {
         } finally {
             readers.forEach(Reader::close);
             stuck.forEach(ServerProbes::closeQuietly);
+            registry.deleteCollection(ResourceTypes.CONFIGMAPS, "default", ListOptions.labels("phase=" + tag),
+                    DeleteOptions.DEFAULT);
         }
     }
 

@@ -279,6 +279,10 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
             } catch (IOException | IllegalStateException e) {
                 // the client went away: stop watching (not an error worth reporting)
                 close();
+            } catch (RuntimeException e) {
+                // an event that cannot be encoded: this watch cannot go on, the others can
+                CLOSED_SLOW.log(e.getClass().getName(), "closed a watch of {}: {}", type.groupResource(), e.toString());
+                close();
             } finally {
                 io.unlock();
             }
@@ -357,6 +361,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
 
     private void finish() {
         closed = true;
+        queue.clear();
         release();
         async.complete();
     }
@@ -369,6 +374,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
                 return;
             }
             closed = true;
+            queue.clear(); // the container may keep this listener until the connection closes: keep nothing
             release();
             AsyncContext ctx = async;
             if (ctx != null) {
