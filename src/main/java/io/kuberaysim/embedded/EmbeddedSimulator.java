@@ -38,13 +38,15 @@ public final class EmbeddedSimulator implements AutoCloseable {
         clock = new VirtualClock(props.virtualStart());
         ObjectStore store = new InMemoryObjectStore(props.watchHistory());
         registry = ApiServerWiring.registry(store, clock, props);
-        gc = new GarbageCollector(registry, clock);
+        manager = new ControllerManager(registry, clock, props.reconcileConcurrency());
+        // as the application: the collector's Warning Events go through the controllers' recorders, when on
+        gc = new GarbageCollector(registry, clock,
+                props.controllers() ? manager.legacyEventRecorder(GarbageCollector.COMPONENT) : null);
         namespaces = new NamespaceLifecycle(registry, clock, ResourceTypes.ALL_TYPES);
         expiry = new ObjectExpiry(registry, clock);
         gc.start();
         expiry.start();
         namespaces.start();
-        manager = new ControllerManager(registry, clock, props.reconcileConcurrency());
         cluster = props.controllers() ? SimulatedCluster.withOperator(manager, props.simulation(), props.operator())
                 : null;
         manager.start();
