@@ -36,8 +36,11 @@ public record ResourceType(
         return kind + "List";
     }
 
-    /** Custom resources (served from CRDs on a real cluster) differ from built-ins in a few API rules. */
+    /**
+     * Custom resources (served from CRDs on a real cluster: KubeRay's and the simulation's own sim.kuberay.io kinds)
+     * differ from built-ins in a few API rules.
+     */
     public boolean isCustomResource() {
-        return group.equals("ray.io");
+        return group.equals("ray.io") || group.equals("sim.kuberay.io");
     }
 }

@@ -45,15 +45,23 @@ public final class ResourceTypes {
             true, true, List.of(), ALL);
     public static final ResourceType RAYSERVICES = new ResourceType("ray.io", "v1", "RayService", "rayservices",
             "rayservice", true, true, List.of(), ALL);
+    /** The simulation's own API (sim.kuberay.io): how the kubelet runs Pods, Nodes come and go, faults happen. */
+    public static final ResourceType PODLIFECYCLERULES = new ResourceType("sim.kuberay.io", "v1alpha1",
+            "PodLifecycleRule", "podlifecyclerules", "podlifecyclerule", true, false, List.of("plr"), List.of());
+    public static final ResourceType NODELIFECYCLERULES = new ResourceType("sim.kuberay.io", "v1alpha1",
+            "NodeLifecycleRule", "nodelifecyclerules", "nodelifecyclerule", false, false, List.of("nlr"), List.of());
+    public static final ResourceType FAULTSCHEDULES = new ResourceType("sim.kuberay.io", "v1alpha1",
+            "FaultSchedule", "faultschedules", "faultschedule", true, true, List.of("fs"), List.of());
 
     /** Every stored type (each has its own storage and strategy). */
     public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
-            SERVICEACCOUNTS, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS, RAYSERVICES);
+            SERVICEACCOUNTS, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS, RAYSERVICES, PODLIFECYCLERULES,
+            NODELIFECYCLERULES, FAULTSCHEDULES);
 
     /** Every served type, in kube-apiserver's discovery order (events.k8s.io before batch, rbac after it). */
     public static final List<ResourceType> SERVED_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS,
             CONFIGMAPS, SERVICEACCOUNTS, EVENTS_K8S_IO, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS,
-            RAYSERVICES);
+            RAYSERVICES, PODLIFECYCLERULES, NODELIFECYCLERULES, FAULTSCHEDULES);
 
     public static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = new ResourceType("authorization.k8s.io", "v1",
             "SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview", false, false, List.of(),

@@ -22,6 +22,7 @@ import java.util.List;
 public final class KubeClient {
     private final GenericRegistry registry;
     private final WriteOptions writes;
+    private final WriteGate gate;
 
     public KubeClient(GenericRegistry registry) {
         this(registry, null);
@@ -29,13 +30,23 @@ public final class KubeClient {
 
     /** @param fieldManager the manager of this client's writes in metadata.managedFields; null for none */
     public KubeClient(GenericRegistry registry, String fieldManager) {
-        this.registry = registry;
-        this.writes = WriteOptions.DEFAULT.withFieldManager(fieldManager);
+        this(registry, WriteOptions.DEFAULT.withFieldManager(fieldManager), WriteGate.OPEN);
     }
 
-    /** The same client writing as another field manager (the kubelet, the scheduler, ...). */
+    private KubeClient(GenericRegistry registry, WriteOptions writes, WriteGate gate) {
+        this.registry = registry;
+        this.writes = writes;
+        this.gate = gate;
+    }
+
+    /** The same client writing as another field manager (the kubelet, the scheduler, ...), with no gate. */
     public KubeClient as(String fieldManager) {
         return new KubeClient(registry, fieldManager);
+    }
+
+    /** The same client whose writes first pass {@code gate} (reads are not gated). */
+    public KubeClient gated(WriteGate gate) {
+        return new KubeClient(registry, writes, gate);
     }
 
     public GenericRegistry registry() {
@@ -53,31 +64,37 @@ public final class KubeClient {
     }
 
     public StoredObject create(ResourceType type, String namespace, ObjectNode object) {
+        gate.admit("create", type, namespace, Json.text(object, "metadata", "name"));
         return registry.create(type, namespace, object, writes).object();
     }
 
     /** PUT of the whole object; its metadata.resourceVersion is the precondition. */
     public StoredObject update(ResourceType type, ObjectNode object) {
+        gate.admit("update", type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
         return registry.update(type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"),
                 object, false, writes).object();
     }
 
     /** PUT of the status subresource. */
     public StoredObject updateStatus(ResourceType type, ObjectNode object) {
+        gate.admit("update", type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
         return registry.update(type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"),
                 object, true, writes).object();
     }
 
     public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType, JsonNode patch) {
+        gate.admit("patch", type, namespace, name);
         return registry.patch(type, namespace, name, patchType, patch, false, writes).object();
     }
 
     public StoredObject patchStatus(ResourceType type, String namespace, String name, JsonNode mergePatch) {
+        gate.admit("patch", type, namespace, name);
         return registry.patch(type, namespace, name, PatchType.MERGE, mergePatch, true, writes).object();
     }
 
     /** Deletes with the given options; false when the object was already gone. */
     public boolean delete(ResourceType type, String namespace, String name, DeleteOptions options) {
+        gate.admit("delete", type, namespace, name);
         try {
             registry.delete(type, namespace, name, options);
             return true;

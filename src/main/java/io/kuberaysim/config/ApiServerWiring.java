@@ -14,6 +14,9 @@ import io.kuberaysim.apiserver.registry.strategy.RoleStrategy;
 import io.kuberaysim.apiserver.registry.strategy.ServiceAccountStrategy;
 import io.kuberaysim.apiserver.registry.strategy.CustomResourceStrategy;
 import io.kuberaysim.apiserver.registry.strategy.EventStrategy;
+import io.kuberaysim.apiserver.registry.strategy.FaultScheduleStrategy;
+import io.kuberaysim.apiserver.registry.strategy.NodeLifecycleRuleStrategy;
+import io.kuberaysim.apiserver.registry.strategy.PodLifecycleRuleStrategy;
 import io.kuberaysim.apiserver.registry.strategy.JobStrategy;
 import io.kuberaysim.apiserver.registry.strategy.LeaseStrategy;
 import io.kuberaysim.apiserver.registry.strategy.NamespaceStrategy;
@@ -43,7 +46,8 @@ public final class ApiServerWiring {
                 new RoleBindingStrategy(),
                 new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53),
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
-                new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47));
+                new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47),
+                new PodLifecycleRuleStrategy(), new NodeLifecycleRuleStrategy(), new FaultScheduleStrategy());
         Random random = props.virtual() ? new Random(props.seed()) : new Random();
         GenericRegistry registry = new GenericRegistry(store, strategies, clock, random);
         for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {

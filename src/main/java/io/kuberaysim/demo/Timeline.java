@@ -7,6 +7,7 @@ import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.storage.WatchEvent;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.sim.chaos.ChaosSimulation;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -85,10 +86,10 @@ public final class Timeline implements AutoCloseable {
     private synchronized void onEvent(WatchEvent e) {
         StoredObject o = e.object();
         // only what the control plane did: the scenario's own writes (made off the loop) are the input
-        if (!SHOWN.contains(o.type()) || !clock.inLoop()) {
+        if (!clock.inLoop() || !(SHOWN.contains(o.type()) || o.type().equals(ResourceTypes.EVENTS))) {
             return;
         }
-        String line = describe(e);
+        String line = o.type().equals(ResourceTypes.EVENTS) ? fault(e) : describe(e);
         if (line != null) {
             double seconds = Duration.between(start, clock.now()).toMillis() / 1000.0;
             lines.addLast(String.format(Locale.ROOT, "[%6.1fs] %s", seconds, line));
@@ -97,6 +98,23 @@ public final class Timeline implements AutoCloseable {
                 dropped++;
             }
         }
+    }
+
+    /**
+     * An Event recording an injected fault: {@code fault: deleted Pod x (schedule kill-workers)}; a schedule that
+     * found no target: {@code fault skipped: schedule kill-workers matched no Pod ...}. Other Events are left out.
+     */
+    private static String fault(WatchEvent e) {
+        JsonNode ev = e.object().object();
+        if (!ChaosSimulation.EVENT_SOURCE.equals(Json.text(ev, "source", "component"))
+                || e.type() == WatchEvent.Type.DELETED) {
+            return null;
+        }
+        if (e.type() == WatchEvent.Type.MODIFIED && e.previous() != null
+                && e.previous().object().path("count").asInt() == ev.path("count").asInt()) {
+            return null;
+        }
+        return ("Warning".equals(Json.text(ev, "type")) ? "fault skipped: " : "fault: ") + Json.text(ev, "message");
     }
 
     private static String describe(WatchEvent e) {

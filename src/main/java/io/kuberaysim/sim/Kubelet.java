@@ -5,12 +5,15 @@ import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
+import io.kuberaysim.sim.chaos.ContainerCrashes;
+import io.kuberaysim.sim.chaos.PodLifecycleRules;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -42,12 +45,16 @@ final class Kubelet {
     private final SharedInformer nodes;
     private final EventRecorder events;
     private final InitContainers inits;
+    private final PodLifecycleRules rules;
+    private final ContainerCrashes crashes;
     private final Map<String, String> podIps = new HashMap<>(); // pod uid → IP
     private final Map<String, Instant> firstSeen = new HashMap<>();
     private final Map<String, Instant> initializedAt = new HashMap<>(); // pod uid → init containers done
     private int nextIp = 1;
 
-    Kubelet(ControllerManager manager, SimulationSettings settings) {
+    Kubelet(ControllerManager manager, SimulationSettings settings, PodLifecycleRules rules, ContainerCrashes crashes) {
+        this.rules = rules;
+        this.crashes = crashes;
         this.client = manager.client().as("kubelet");
         this.clock = manager.clock();
         this.settings = settings;
@@ -58,12 +65,13 @@ final class Kubelet {
     }
 
     void register(ControllerManager manager) {
-        manager.controller("kubelet")
+        Controller controller = manager.controller("kubelet")
                 .forType(ResourceTypes.PODS)
                 .watches(ResourceTypes.NODES, this::podsOn)
                 .watches(ResourceTypes.PODS, head -> inits.waitingOn(head).stream()
                         .map(p -> new Request(p.namespace(), p.name())).toList())
                 .complete(this::reconcile);
+        crashes.onCrash(controller::enqueue);
     }
 
     private List<Request> podsOn(StoredObject node) {
@@ -120,9 +128,11 @@ final class Kubelet {
             return Result.done();
         }
         Instant scheduledAt = scheduledAt(pod, now);
+        // a Pod's own annotation wins over the lifecycle rules, which win over the settings
         long startupOverride = annotation(pod, SimulationSettings.STARTUP_SECONDS, -1);
+        Duration ruleStartup = startupOverride >= 0 ? null : rules.startupDelay(pod);
         Instant startAt = startupOverride >= 0 ? scheduledAt.plusSeconds(startupOverride)
-                : scheduledAt.plus(settings.startup());
+                : scheduledAt.plus(ruleStartup != null ? ruleStartup : settings.startup());
         String hostIp = hostIp(node);
         if (now.isBefore(startAt)) {
             ObjectNode pending = pending(pod, hostIp, scheduledAt);
@@ -147,25 +157,43 @@ final class Kubelet {
                     .contains("\"running\"");
             Instant containersStart = waited ? now : startAt;
             initializedAt.put(pod.uid(), containersStart);
-            writeStatus(pod, running(pod, hostIp, scheduledAt, containersStart, 0, null));
+            writeStatus(pod, running(pod, hostIp, scheduledAt, containersStart, 0, null,
+                    readySince(pod, containersStart, now)));
             events.event(pod, EventRecorder.NORMAL, "Started", "Start", "Started container "
                     + Json.text(pod.object().path("spec").path("containers").path(0), "name"));
             pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
-        }
-        long runSeconds = annotation(pod, SimulationSettings.RUN_SECONDS, -1);
-        if (runSeconds < 0) {
-            return Result.done();
         }
         JsonNode cs = firstContainerStatus(pod);
         Instant runningSince = parse(Json.text(cs, "state", "running", "startedAt"));
         if (runningSince == null) {
             runningSince = startAt;
         }
-        Instant exitAt = runningSince.plusSeconds(runSeconds);
-        if (now.isBefore(exitAt)) {
-            return Result.requeueAfter(Duration.between(now, exitAt));
+        int restarts = cs == null ? 0 : cs.path("restartCount").asInt(0);
+        Integer crash = crashes.take(pod.uid());
+        Result readiness = Result.done();
+        if (crash == null) {
+            Instant readyAt = readyAt(pod, runningSince);
+            if (readyAt != null && !cs.path("ready").asBoolean(false)) {
+                if (now.isBefore(readyAt)) {
+                    readiness = Result.requeueAfter(Duration.between(now, readyAt));
+                } else {
+                    ObjectNode last = cs.path("lastState") instanceof ObjectNode o && !o.isEmpty() ? o : null;
+                    writeStatus(pod, running(pod, hostIp, scheduledAt, runningSince, restarts, last, readyAt));
+                    pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
+                }
+            }
+            Duration runTime = runTime(pod, restarts);
+            if (runTime == null) {
+                return readiness;
+            }
+            Instant exitAt = runningSince.plus(runTime);
+            if (now.isBefore(exitAt)) {
+                Duration untilExit = Duration.between(now, exitAt);
+                return !readiness.requeueAfter().isZero() && readiness.requeueAfter().compareTo(untilExit) < 0
+                        ? readiness : Result.requeueAfter(untilExit);
+            }
         }
-        int exitCode = (int) annotation(pod, SimulationSettings.EXIT_CODE, 0);
+        int exitCode = crash != null ? crash : exitCode(pod);
         String policy = Json.text(pod.object(), "spec", "restartPolicy");
         boolean restart = "Always".equals(policy) || policy == null || ("OnFailure".equals(policy) && exitCode != 0);
         ObjectNode lastState = Json.object();
@@ -173,12 +201,49 @@ final class Kubelet {
                 .put("startedAt", ts(runningSince)).put("finishedAt", ts(now))
                 .put("containerID", containerId(pod, 0));
         if (restart) {
-            int restarts = cs == null ? 0 : cs.path("restartCount").asInt(0);
-            writeStatus(pod, running(pod, hostIp, scheduledAt, now, restarts + 1, lastState));
-            return Result.requeueAfter(Duration.ofSeconds(Math.max(runSeconds, 1)));
+            Instant readyAt = readyAt(pod, now);
+            writeStatus(pod, running(pod, hostIp, scheduledAt, now, restarts + 1, lastState,
+                    readyAt != null && !now.isBefore(readyAt) ? readyAt : null));
+            Duration next = runTime(pod, restarts + 1);
+            if (readyAt != null && now.isBefore(readyAt)) {
+                Duration untilReady = Duration.between(now, readyAt);
+                next = next == null || untilReady.compareTo(next) < 0 ? untilReady : next;
+            }
+            return next == null ? Result.done() : Result.requeueAfter(next.compareTo(Duration.ofSeconds(1)) < 0
+                    ? Duration.ofSeconds(1) : next);
         }
         writeStatus(pod, finished(pod, hostIp, scheduledAt, startAt, runningSince, now, exitCode));
         return Result.done();
+    }
+
+    /** When the Pod's containers started at {@code startedAt} become Ready; null = never (ready: "false"). */
+    private Instant readyAt(StoredObject pod, Instant startedAt) {
+        if ("false".equals(Json.text(pod.object(), "metadata", "annotations", SimulationSettings.READY))) {
+            return null;
+        }
+        Duration delay = rules.readinessDelay(pod);
+        return delay == null ? startedAt : startedAt.plus(delay);
+    }
+
+    /** {@link #readyAt} when it has come by {@code now}, else null (not Ready yet). */
+    private Instant readySince(StoredObject pod, Instant startedAt, Instant now) {
+        Instant at = readyAt(pod, startedAt);
+        return at != null && !now.isBefore(at) ? at : null;
+    }
+
+    /** How long the containers' {@code run}-th run lasts (annotation, else rule); null = for ever. */
+    private Duration runTime(StoredObject pod, int run) {
+        long runSeconds = annotation(pod, SimulationSettings.RUN_SECONDS, -1);
+        return runSeconds >= 0 ? Duration.ofSeconds(runSeconds) : rules.runTime(pod, run);
+    }
+
+    private int exitCode(StoredObject pod) {
+        long code = annotation(pod, SimulationSettings.EXIT_CODE, -1);
+        if (code >= 0) {
+            return (int) code;
+        }
+        Integer rule = rules.exitCode(pod);
+        return rule == null ? 0 : rule;
     }
 
     private Instant scheduledAt(StoredObject pod, Instant now) {
@@ -342,9 +407,10 @@ final class Kubelet {
         return "[" + String.join(" ", names) + "]";
     }
 
+    /** Running since {@code startedAt}; Ready since {@code readySince}, or not Ready when it is null. */
     private ObjectNode running(StoredObject pod, String hostIp, Instant scheduledAt, Instant startedAt,
-            int restartCount, ObjectNode lastState) {
-        boolean ready = !"false".equals(Json.text(pod.object(), "metadata", "annotations", SimulationSettings.READY));
+            int restartCount, ObjectNode lastState, Instant readySince) {
+        boolean ready = readySince != null;
         ObjectNode status = base(pod, hostIp, scheduledAt);
         status.put("phase", "Running");
         String ip = podIp(pod);
@@ -353,8 +419,8 @@ final class Kubelet {
         ArrayNode conds = status.putArray("conditions");
         condition(conds, "PodReadyToStartContainers", true, startedAt);
         condition(conds, "Initialized", true, scheduledAt);
-        condition(conds, "Ready", ready, startedAt);
-        condition(conds, "ContainersReady", ready, startedAt);
+        condition(conds, "Ready", ready, ready ? readySince : startedAt);
+        condition(conds, "ContainersReady", ready, ready ? readySince : startedAt);
         if (!ready) {
             for (int i = 2; i < 4; i++) {
                 ((ObjectNode) conds.get(i)).put("reason", "ContainersNotReady")

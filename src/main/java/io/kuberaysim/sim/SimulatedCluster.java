@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.KubeRayOperator;
 import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.sim.chaos.ChaosSimulation;
 import io.kuberaysim.sim.ray.SimulatedAutoscaler;
 import io.kuberaysim.sim.ray.SimulatedRayDashboard;
 import tools.jackson.databind.node.ArrayNode;
@@ -16,7 +17,8 @@ import java.util.Objects;
  * The cluster around the operator: a pool of Nodes registered through the API, the scheduler, the
  * kubelets and the Job controller, all running as controllers of one {@link ControllerManager}.
  * Deleting or cordoning a Node, deleting a Pod or marking it Failed through {@code /status} are the fault
- * injections a user can do with plain API calls.
+ * injections a user can do with plain API calls; the sim.kuberay.io lifecycle rules and fault schedules
+ * ({@link ChaosSimulation}) script them, drawing from a chaos stream seeded with the simulation's seed.
  *
  * <p>{@link #withOperator} is the one composition of the application and the test harness: the KubeRay operator
  * installed on the manager, and around it the Ray side of the simulation (autoscaler sidecars, the heads'
@@ -26,13 +28,21 @@ public final class SimulatedCluster {
     private final ControllerManager manager;
     private final SimulationSettings settings;
     private final SimulatedRayDashboard rayDashboard;
+    private final long seed;
     private KubeRayOperator operator;
     private boolean registered;
 
+    /** A cluster whose chaos stream is seeded with {@code kuberay-sim.seed}'s default. */
     public SimulatedCluster(ControllerManager manager, SimulationSettings settings) {
+        this(manager, settings, KubeRayOperator.Options.DEFAULTS.seed());
+    }
+
+    /** @param seed seed of the chaos stream (lifecycle rules and fault schedules) */
+    public SimulatedCluster(ControllerManager manager, SimulationSettings settings, long seed) {
         this.manager = Objects.requireNonNull(manager, "manager");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.rayDashboard = new SimulatedRayDashboard(manager);
+        this.seed = seed;
     }
 
     /**
@@ -42,7 +52,7 @@ public final class SimulatedCluster {
      */
     public static SimulatedCluster withOperator(ControllerManager manager, SimulationSettings settings,
                                                 KubeRayOperator.Options options) {
-        SimulatedCluster cluster = new SimulatedCluster(manager, settings);
+        SimulatedCluster cluster = new SimulatedCluster(manager, settings, options.seed());
         cluster.operator = KubeRayOperator.install(manager, cluster.rayDashboard, options);
         SimulatedAutoscaler.register(manager);
         cluster.rayDashboard.install(cluster.operator.rayJob());
@@ -78,7 +88,8 @@ public final class SimulatedCluster {
             registerNode(client, "sim-gpu-node-" + i, settings.nodeCount() + i, true);
         }
         new Scheduler(manager).register(manager);
-        new Kubelet(manager, settings).register(manager);
+        ChaosSimulation chaos = ChaosSimulation.install(manager, settings, seed, rayDashboard);
+        new Kubelet(manager, settings, chaos.podRules(), chaos.crashes()).register(manager);
         new NodeLeases(manager).register(manager);
         new JobController(manager).register(manager);
     }

@@ -4,6 +4,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.RaySchemas;
+import io.kuberaysim.api.sim.SimSchemas;
 import io.kuberaysim.apiserver.errors.ApiException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -83,7 +84,10 @@ class OpenApiController {
     /** Name of a kind's schema as kube-apiserver names it: {@code io.k8s.api.core.v1.Pod}, {@code io.ray.v1.RayCluster}. */
     static String schemaName(ResourceType t) {
         if (t.isCustomResource()) {
-            return "io.ray." + t.version() + "." + t.kind();
+            // a CRD's definitions are named by the group's labels reversed: ray.io -> io.ray
+            List<String> labels = new java.util.ArrayList<>(List.of(t.group().split("\\.")));
+            java.util.Collections.reverse(labels);
+            return String.join(".", labels) + "." + t.version() + "." + t.kind();
         }
         // Go package names: the group's first label (events.k8s.io -> events, rbac.authorization.k8s.io -> rbac)
         return "io.k8s.api." + (t.group().isEmpty() ? "core" : t.group().split("\\.")[0]) + "." + t.version() + "."
@@ -96,15 +100,16 @@ class OpenApiController {
         doc.putObject("info").put("title", "Kubernetes").put("version", VersionController.GIT_VERSION);
         ObjectNode paths = doc.putObject("paths");
         ObjectNode schemas = doc.putObject("components").putObject("schemas");
-        boolean rayAdded = false;
+        boolean crdsAdded = false;
         for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
             if (!t.group().equals(group) || !t.version().equals(version)) {
                 continue;
             }
             if (t.isCustomResource()) {
-                if (!rayAdded) {
-                    schemas.setAll(RaySchemas.openApiComponents(Json.MAPPER));
-                    rayAdded = true;
+                if (!crdsAdded) {
+                    schemas.setAll(t.group().equals(SimSchemas.GROUP) ? SimSchemas.openApiComponents(Json.MAPPER)
+                            : RaySchemas.openApiComponents(Json.MAPPER));
+                    crdsAdded = true;
                 }
             } else {
                 schemas.set(schemaName(t), builtinSchema(t));

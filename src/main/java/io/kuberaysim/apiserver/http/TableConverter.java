@@ -67,6 +67,21 @@ class TableConverter {
             Map.entry(ResourceTypes.RAYSERVICES, List.of(
                     crdColumn("service status", "string", ".status.serviceStatus", 0),
                     crdColumn("num serve endpoints", "string", ".status.numServeEndpoints", 0))),
+            Map.entry(ResourceTypes.PODLIFECYCLERULES, List.of(
+                    crdColumn("selector", "string", ".spec.selector", 0),
+                    crdColumn("exit code", "integer", ".spec.exitCode", 0),
+                    crdAge("age"))),
+            Map.entry(ResourceTypes.NODELIFECYCLERULES, List.of(
+                    crdColumn("selector", "string", ".spec.selector", 0),
+                    crdAge("age"))),
+            Map.entry(ResourceTypes.FAULTSCHEDULES, List.of(
+                    crdColumn("fault", "string", ".spec.fault.type", 0),
+                    crdColumn("interval", "string", ".spec.interval", 0),
+                    crdColumn("rate per minute", "number", ".spec.ratePerMinute", 0),
+                    crdColumn("selector", "string", ".spec.selector", 0),
+                    crdColumn("injected", "integer", ".status.injected", 0),
+                    crdColumn("suspend", "boolean", ".spec.suspend", 1),
+                    crdAge("age"))),
             Map.entry(ResourceTypes.PODS, BuiltinColumns.PODS),
             Map.entry(ResourceTypes.SERVICES, BuiltinColumns.SERVICES),
             Map.entry(ResourceTypes.JOBS, BuiltinColumns.JOBS),

@@ -3,6 +3,7 @@ package io.kuberaysim.controller.runtime;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.client.WriteGate;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
 
@@ -32,6 +33,8 @@ public final class ControllerManager implements AutoCloseable {
     private final Clock clock;
     private final int concurrency;
     private final KubeClient client;
+    private final KubeClient recorderClient;
+    private volatile WriteGate operatorWrites = WriteGate.OPEN;
     private final ControllerMetrics metrics;
     private final Map<ResourceType, SharedInformer> informers = new LinkedHashMap<>(); // guarded by this
     private final List<Controller> controllers = new ArrayList<>(); // guarded by this
@@ -61,7 +64,9 @@ public final class ControllerManager implements AutoCloseable {
         }
         this.concurrency = concurrency;
         // the operator's controllers write as KubeRay's manager; the simulated cluster's parts name their own
-        this.client = new KubeClient(registry, "ray-operator");
+        this.recorderClient = new KubeClient(registry, "ray-operator");
+        // the gate lets the simulation fail some of the operator's writes (fault injection); Events are not gated
+        this.client = recorderClient.gated((verb, type, ns, name) -> operatorWrites.admit(verb, type, ns, name));
     }
 
     /** The informer of {@code type}, created on first use and shared by every caller. */
@@ -83,7 +88,7 @@ public final class ControllerManager implements AutoCloseable {
      * {@code component}, {@code eventTime} and {@code series}.
      */
     public EventRecorder eventRecorder(String component) {
-        return recorders.computeIfAbsent(component, c -> new EventsV1Recorder(client, clock, c, eventSuffix));
+        return recorders.computeIfAbsent(component, c -> new EventsV1Recorder(recorderClient, clock, c, eventSuffix));
     }
 
     /**
@@ -92,12 +97,21 @@ public final class ControllerManager implements AutoCloseable {
      */
     public EventRecorder legacyEventRecorder(String component) {
         return legacyRecorders.computeIfAbsent(component,
-                c -> new KubeEventRecorder(client, clock, c, eventSuffix));
+                c -> new KubeEventRecorder(recorderClient, clock, c, eventSuffix));
     }
 
     /** The in-process client controllers write through. */
     public KubeClient client() {
         return client;
+    }
+
+    /**
+     * Puts a gate before every write of {@link #client()} (the operator's controllers write through it; clients
+     * derived with {@link KubeClient#as} are not gated): the simulation's ApiErrors fault. {@link WriteGate#OPEN}
+     * removes it.
+     */
+    public void gateOperatorWrites(WriteGate gate) {
+        this.operatorWrites = Objects.requireNonNull(gate, "gate");
     }
 
     /** The clock everything runs on. */

@@ -125,6 +125,7 @@ public final class RayDashboard {
             if (startDelay.isZero()) {
                 startRunning(job);
             } else {
+                job.dueAt = clock.now().plus(startDelay);
                 job.timer = clock.schedule(startDelay, () -> onTimer(job));
             }
         }
@@ -203,18 +204,48 @@ public final class RayDashboard {
      * @return true when the job was failed by this call, false when it is unknown or had already ended
      */
     public boolean fail(ClusterKey cluster, String jobId) {
+        return fail(cluster, jobId, MSG_FAILED);
+    }
+
+    /**
+     * Fault injection: a PENDING or RUNNING job fails now with {@code message} (as if its entrypoint failed).
+     *
+     * @return false when there is no such job or it had already ended
+     */
+    public boolean fail(ClusterKey cluster, String jobId, String message) {
         JobDetails details;
         synchronized (this) {
-            Map<String, SimJob> table = tables.get(cluster);
-            SimJob job = table == null ? null : table.get(jobId);
+            SimJob job = job(cluster, jobId);
             if (job == null || job.state.terminal()) {
                 return false;
             }
-            finish(job, JobState.FAILED, MSG_FAILED);
+            finish(job, JobState.FAILED, message);
             details = job.details();
         }
         notifyListeners(cluster, details);
         return true;
+    }
+
+    /**
+     * Fault injection: a PENDING or RUNNING job's next step (start or end) comes {@code extra} later.
+     *
+     * @return false when there is no such job or it had already ended
+     */
+    public synchronized boolean delay(ClusterKey cluster, String jobId, Duration extra) {
+        SimJob job = job(cluster, jobId);
+        if (job == null || job.state.terminal() || job.timer == null) {
+            return false;
+        }
+        job.timer.cancel();
+        job.dueAt = job.dueAt.plus(extra);
+        job.timer = clock.schedule(Duration.between(clock.now(), job.dueAt), () -> onTimer(job));
+        return true;
+    }
+
+    // Caller holds the lock.
+    private SimJob job(ClusterKey cluster, String jobId) {
+        Map<String, SimJob> table = tables.get(cluster);
+        return table == null ? null : table.get(jobId);
     }
 
     /** Drops a cluster's job table and cancels its timers: the RayCluster was deleted or its head Pod was lost. */
@@ -276,6 +307,7 @@ public final class RayDashboard {
         job.message = MSG_RUNNING;
         job.startTime = clock.now().toEpochMilli();
         Duration d = seconds(job.metadata.get(DURATION_ANNOTATION), Duration.ofSeconds(1));
+        job.dueAt = clock.now().plus(d);
         job.timer = clock.schedule(d, () -> onTimer(job));
     }
 
@@ -327,6 +359,7 @@ public final class RayDashboard {
         long startTime;
         long endTime;
         Cancellable timer;
+        Instant dueAt;
 
         SimJob(ClusterKey cluster, String jobId, String entrypoint, Map<String, String> metadata, String runtimeEnv) {
             this.cluster = cluster;

@@ -126,6 +126,27 @@ public final class ServeApplications {
         return Collections.unmodifiableMap(out);
     }
 
+    /**
+     * Fault injection: every application of the cluster's current deployment turns UNHEALTHY now (its deployments
+     * fail their health checks), until a new config is PUT.
+     *
+     * @return false when the cluster serves no application
+     */
+    public boolean failAll(ClusterKey cluster) {
+        Instant now = clock.now();
+        synchronized (tables) {
+            Table t = tables.get(cluster);
+            if (t == null || t.apps().isEmpty()) {
+                return false;
+            }
+            Map<String, SimApp> apps = new LinkedHashMap<>();
+            t.apps().forEach((name, app) -> apps.put(name, new SimApp(app.config(), now.minus(app.deployTime()),
+                    app.restarted(), app.deployTime(), UNHEALTHY, app.deploymentNames())));
+            tables.put(cluster, new Table(t.headUid(), t.config(), Collections.unmodifiableMap(apps)));
+            return true;
+        }
+    }
+
     /** Drops the cluster's table (its RayCluster was deleted). */
     public void forget(ClusterKey cluster) {
         synchronized (tables) {

@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
+import io.kuberaysim.controller.ray.dashboard.DashboardException;
 import io.kuberaysim.controller.ray.dashboard.JobDetails;
 import io.kuberaysim.controller.ray.dashboard.JobSubmission;
 import io.kuberaysim.controller.ray.dashboard.RayDashboardClient;
@@ -14,8 +15,10 @@ import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.cache.InformerHandler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
 
 /**
@@ -31,6 +34,7 @@ public final class SimulatedRayDashboard implements RayDashboardClient {
     private final ControllerManager manager;
     private final RayDashboard jobs;
     private final ServeApplications serve;
+    private final Map<ClusterKey, Instant> outages = new ConcurrentHashMap<>();
 
     public SimulatedRayDashboard(ControllerManager manager) {
         this.manager = manager;
@@ -115,21 +119,44 @@ public final class SimulatedRayDashboard implements RayDashboardClient {
 
     @Override
     public Map<String, ServeApplication> getMultiApplicationStatus(ClusterKey cluster, String headUid) {
+        requireNoOutage(cluster);
         return serve.applications(cluster, headUid);
     }
 
     @Override
     public String getAppliedServeConfig(ClusterKey cluster, String headUid) {
+        requireNoOutage(cluster);
         return serve.appliedConfig(cluster, headUid);
     }
 
     @Override
     public void updateDeployments(ClusterKey cluster, String headUid, String serveConfigV2,
                                   Map<String, String> ownerAnnotations) {
+        requireNoOutage(cluster);
         serve.put(cluster, headUid, serveConfigV2, ownerAnnotations);
     }
 
+    /**
+     * Fault injection: the cluster's dashboard (jobs and Serve API) refuses connections until {@code until}, as if
+     * the head's dashboard process hung.
+     */
+    public void unreachableUntil(ClusterKey cluster, Instant until) {
+        outages.merge(cluster, until, (a, b) -> a.isAfter(b) ? a : b);
+    }
+
+    private void requireNoOutage(ClusterKey key) {
+        Instant until = outages.get(key);
+        if (until != null && manager.clock().now().isBefore(until)) {
+            throw new DashboardException(DashboardException.Kind.UNREACHABLE,
+                    "Failed to connect to Ray dashboard of " + key + ": connection timed out (simulated outage)");
+        }
+    }
+
     private boolean reachable(ClusterKey key) {
+        Instant until = outages.get(key);
+        if (until != null && manager.clock().now().isBefore(until)) {
+            return false;
+        }
         StoredObject rc = manager.client().get(ResourceTypes.RAYCLUSTERS, key.namespace(), key.name());
         return rc != null && !rc.isDeleting() && headRunning(
                 manager.informer(ResourceTypes.PODS).get(key.namespace(), RayLabels.headPodName(key.name())));
