@@ -33,7 +33,7 @@ public final class ControllerManager implements AutoCloseable {
     private final Clock clock;
     private final int concurrency;
     private final KubeClient client;
-    private final KubeClient recorderClient;
+    private final KubeClient operatorClient;
     private volatile WriteGate operatorWrites = WriteGate.OPEN;
     private final ControllerMetrics metrics;
     private final Map<ResourceType, SharedInformer> informers = new LinkedHashMap<>(); // guarded by this
@@ -64,9 +64,9 @@ public final class ControllerManager implements AutoCloseable {
         }
         this.concurrency = concurrency;
         // the operator's controllers write as KubeRay's manager; the simulated cluster's parts name their own
-        this.recorderClient = new KubeClient(registry, "ray-operator");
+        this.client = new KubeClient(registry, "ray-operator");
         // the gate lets the simulation fail some of the operator's writes (fault injection); Events are not gated
-        this.client = recorderClient.gated((verb, type, ns, name) -> operatorWrites.admit(verb, type, ns, name));
+        this.operatorClient = client.gated((verb, type, ns, name) -> operatorWrites.admit(verb, type, ns, name));
     }
 
     /** The informer of {@code type}, created on first use and shared by every caller. */
@@ -88,7 +88,7 @@ public final class ControllerManager implements AutoCloseable {
      * {@code component}, {@code eventTime} and {@code series}.
      */
     public EventRecorder eventRecorder(String component) {
-        return recorders.computeIfAbsent(component, c -> new EventsV1Recorder(recorderClient, clock, c, eventSuffix));
+        return recorders.computeIfAbsent(component, c -> new EventsV1Recorder(client, clock, c, eventSuffix));
     }
 
     /**
@@ -97,7 +97,7 @@ public final class ControllerManager implements AutoCloseable {
      */
     public EventRecorder legacyEventRecorder(String component) {
         return legacyRecorders.computeIfAbsent(component,
-                c -> new KubeEventRecorder(recorderClient, clock, c, eventSuffix));
+                c -> new KubeEventRecorder(client, clock, c, eventSuffix));
     }
 
     /** The in-process client controllers write through. */
@@ -106,9 +106,16 @@ public final class ControllerManager implements AutoCloseable {
     }
 
     /**
-     * Puts a gate before every write of {@link #client()} (the operator's controllers write through it; clients
-     * derived with {@link KubeClient#as} are not gated): the simulation's ApiErrors fault. {@link WriteGate#OPEN}
-     * removes it.
+     * The client the KubeRay operator's reconcilers write through: {@link #client()} behind the gate of
+     * {@link #gateOperatorWrites}, so fault injection can fail the operator's writes and no one else's.
+     */
+    public KubeClient operatorClient() {
+        return operatorClient;
+    }
+
+    /**
+     * Puts a gate before every write of {@link #operatorClient()}: the simulation's ApiErrors fault.
+     * {@link WriteGate#OPEN} removes it.
      */
     public void gateOperatorWrites(WriteGate gate) {
         this.operatorWrites = Objects.requireNonNull(gate, "gate");

@@ -93,8 +93,13 @@ class DiscoveryAndTableHttpIT {
         JsonNode groups = body(get("/apis", null));
         assertThat(groups.get("kind").asString()).isEqualTo("APIGroupList");
         assertThat(groups.get("groups")).extracting(g -> g.get("name").asString()).containsExactly("events.k8s.io",
-                "batch", "coordination.k8s.io", "rbac.authorization.k8s.io", "ray.io", "authorization.k8s.io",
-                "authentication.k8s.io");
+                "batch", "coordination.k8s.io", "rbac.authorization.k8s.io", "ray.io", "sim.kuberay.io",
+                "authorization.k8s.io", "authentication.k8s.io");
+
+        JsonNode sim = body(get("/apis/sim.kuberay.io/v1alpha1", null));
+        assertThat(sim.get("resources")).extracting(r -> r.get("name").asString() + ":" + r.get("namespaced"))
+                .containsExactly("podlifecyclerules:true", "nodelifecyclerules:false", "faultschedules:true",
+                        "faultschedules/status:true");
 
         JsonNode ray = body(get("/apis/ray.io/v1", null));
         assertThat(ray.get("kind").asString()).isEqualTo("APIResourceList");
@@ -123,7 +128,7 @@ class DiscoveryAndTableHttpIT {
         JsonNode index = body(get("/openapi/v3", null));
         assertThat(index.get("paths").propertyNames()).containsExactlyInAnyOrder("api/v1", "apis/events.k8s.io/v1",
                 "apis/batch/v1", "apis/coordination.k8s.io/v1", "apis/rbac.authorization.k8s.io/v1", "apis/ray.io/v1",
-                "apis/authorization.k8s.io/v1", "apis/authentication.k8s.io/v1");
+                "apis/sim.kuberay.io/v1alpha1", "apis/authorization.k8s.io/v1", "apis/authentication.k8s.io/v1");
         String url = index.at("/paths/apis~1ray.io~1v1/serverRelativeURL").asString();
         assertThat(url).startsWith("/openapi/v3/apis/ray.io/v1?hash=");
 

@@ -73,7 +73,7 @@ public final class RayClusterReconciler implements Reconciler {
     }
 
     public RayClusterReconciler(ControllerManager manager, Duration steadyRequeue) {
-        this.client = manager.client();
+        this.client = manager.operatorClient();
         this.clusters = manager.informer(ResourceTypes.RAYCLUSTERS);
         this.pods = manager.informer(ResourceTypes.PODS);
         this.services = manager.informer(ResourceTypes.SERVICES);

@@ -113,7 +113,7 @@ public final class RayJobReconciler implements Reconciler {
                 .owns(ResourceTypes.RAYCLUSTERS)
                 .owns(ResourceTypes.JOBS)
                 .owns(ResourceTypes.SERVICES)
-                .complete(new RayJobReconciler(manager.client(), manager.clock(), manager.eventRecorder(COMPONENT),
+                .complete(new RayJobReconciler(manager.operatorClient(), manager.clock(), manager.eventRecorder(COMPONENT),
                         dashboard, seed));
     }
 

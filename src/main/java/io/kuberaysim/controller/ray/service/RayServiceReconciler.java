@@ -87,7 +87,7 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     public RayServiceReconciler(ControllerManager manager, RayDashboardClient dashboard, long seed) {
-        this.client = manager.client();
+        this.client = manager.operatorClient();
         this.clock = manager.clock();
         this.events = manager.eventRecorder(ServiceKeys.COMPONENT);
         this.pods = manager.informer(ResourceTypes.PODS);
