@@ -1,6 +1,7 @@
 package io.kuberaysim.e2e;
 
 import io.kuberaysim.testing.Kubectl;
+import io.kuberaysim.testing.SeedManifests;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,7 +91,7 @@ class ChaosKubectlE2EIT {
 
     @Test
     void aScheduleAppliedWithKubectlKillsWorkersAsTimeMoves() throws Exception {
-        assertThat(kubectl.runWithInput(OperatorE2e.resource("/demo/example-cluster.yaml"), "apply", "-f", "-")
+        assertThat(kubectl.runWithInput(SeedManifests.exampleCluster(), "apply", "-f", "-")
                 .exit()).isZero();
         post("/sim/v1/clock/settle");
         Kubectl.Result applied = kubectl.runWithInput("""
