@@ -2,32 +2,37 @@ package io.kuberaysim.demo;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
-import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
-import tools.jackson.databind.node.ObjectNode;
+import io.kuberaysim.scenario.Scenario;
+import io.kuberaysim.scenario.ScenarioFiles;
+import io.kuberaysim.scenario.ScenarioReader;
+import io.kuberaysim.scenario.ScenarioResult;
+import io.kuberaysim.scenario.ScenarioRunner;
+import io.kuberaysim.scenario.ScenarioTarget;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.BooleanSupplier;
 
 /**
  * The seed's demo (§7.3): a RayCluster converges, is scaled from 2 to 4 workers and converges again, then a
- * RayJob with its own cluster runs to completion and its cluster is deleted. Runs on the virtual clock:
- * time moves only to the next pending timer once everything due now is done.
+ * RayJob with its own cluster runs to completion and its cluster is deleted. The story is the scenario file
+ * {@value #FILE}, run by the {@link ScenarioRunner} on the virtual clock (time moves only to the next pending timer
+ * once everything due now is done); this class adds the seed's result figures.
  */
 public final class DemoScenario {
     static final String NAMESPACE = "default";
     static final String CLUSTER = "example-cluster";
     static final String JOB = "example-job";
-    private static final Duration LIMIT = Duration.ofMinutes(10);
+    /** The story, shipped in the jar: {@code scenarios/seed-demo.yaml} in the repository. */
+    public static final String FILE = "scenarios/seed-demo.yaml";
     private static final String EXAMPLES = "static/console/examples/";
 
     private final KubeClient client;
@@ -61,23 +66,20 @@ public final class DemoScenario {
         }
     }
 
+    /**
+     * Runs {@link #FILE} and reads the result from the cluster.
+     *
+     * @throws IllegalStateException when a step or expectation of the scenario failed
+     */
     public Result run() {
         Instant start = clock.now();
-        client.create(ResourceTypes.RAYCLUSTERS, NAMESPACE, manifest("example-cluster.yaml"));
-        converge(() -> readyWorkers(CLUSTER) == 2 && "ready".equals(state(CLUSTER)));
-
-        client.patch(ResourceTypes.RAYCLUSTERS, NAMESPACE, CLUSTER, PatchType.JSON, Json.MAPPER.readTree(
-                "[{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":4}]"));
-        converge(() -> readyWorkers(CLUSTER) == 4);
-
-        client.create(ResourceTypes.RAYJOBS, NAMESPACE, manifest("example-job.yaml"));
-        converge(() -> {
-            StoredObject job = client.get(ResourceTypes.RAYJOBS, NAMESPACE, JOB);
-            String cluster = job == null ? null : Json.text(job.object(), "status", "rayClusterName");
-            return job != null && "Complete".equals(Json.text(job.object(), "status", "jobDeploymentStatus"))
-                    && cluster != null && client.get(ResourceTypes.RAYCLUSTERS, NAMESPACE, cluster) == null;
-        });
-
+        Scenario scenario = new ScenarioReader().read(resource(FILE), "seed-demo",
+                ScenarioFiles.classpath("scenarios"));
+        ScenarioResult outcome = new ScenarioRunner().run(scenario, new ScenarioTarget(client, clock, null),
+                line -> { });
+        if (!outcome.passed()) {
+            throw new IllegalStateException("the demo did not converge: " + String.join("; ", outcome.failures()));
+        }
         StoredObject job = client.get(ResourceTypes.RAYJOBS, NAMESPACE, JOB);
         String jobCluster = Json.text(job.object(), "status", "rayClusterName");
         int workers = client.list(ResourceTypes.PODS, NAMESPACE,
@@ -87,40 +89,12 @@ public final class DemoScenario {
                 client.get(ResourceTypes.RAYCLUSTERS, NAMESPACE, jobCluster) == null, elapsed);
     }
 
-    /** Runs everything due now, then moves time to the next timer, until the condition holds. */
-    private void converge(BooleanSupplier done) {
-        Instant deadline = clock.now().plus(LIMIT);
-        while (true) {
-            clock.awaitIdle();
-            if (done.getAsBoolean()) {
-                return;
-            }
-            Optional<Instant> next = clock.nextTimer();
-            if (next.isEmpty() || next.get().isAfter(deadline)) {
-                throw new IllegalStateException("the demo did not converge: nothing left to do at " + clock.now());
-            }
-            clock.advance(Duration.between(clock.now(), next.get()));
-        }
-    }
-
-    private int readyWorkers(String cluster) {
-        StoredObject o = client.get(ResourceTypes.RAYCLUSTERS, NAMESPACE, cluster);
-        return o == null ? -1 : o.object().path("status").path("readyWorkerReplicas").asInt(0);
-    }
-
-    private String state(String cluster) {
-        StoredObject o = client.get(ResourceTypes.RAYCLUSTERS, NAMESPACE, cluster);
-        return o == null ? null : Json.text(o.object(), "status", "state");
-    }
-
-    /** A manifest from {@code http-examples/}, which the build copies into the jar for the console (one copy). */
-    static ObjectNode manifest(String fileName) {
-        String resource = EXAMPLES + fileName;
-        try (InputStream in = DemoScenario.class.getClassLoader().getResourceAsStream(resource)) {
+    private static String resource(String name) {
+        try (InputStream in = DemoScenario.class.getClassLoader().getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("missing demo manifest " + resource);
+                throw new IllegalStateException("missing " + name + " in the jar");
             }
-            return (ObjectNode) Json.YAML.readTree(in);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
