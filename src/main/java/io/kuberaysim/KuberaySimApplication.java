@@ -17,6 +17,7 @@ public class KuberaySimApplication {
             System.exit(DemoCommand.run(KuberaySimApplication.class, System.out));
         }
         if (RunCommand.isRun(args)) {
+            RunCommand.quietLogging();
             System.exit(RunCommand.run(args, System.out, System.err));
         }
         SpringApplication.run(KuberaySimApplication.class, args);

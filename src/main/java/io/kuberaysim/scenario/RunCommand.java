@@ -1,6 +1,10 @@
 package io.kuberaysim.scenario;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
 import io.kuberaysim.embedded.EmbeddedSimulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,6 +29,16 @@ public final class RunCommand {
 
     public static boolean isRun(String[] args) {
         return args.length > 0 && args[0].equals("run");
+    }
+
+    /**
+     * The operator's and the simulation's INFO logs go to the console by default; a command whose output is the
+     * timeline keeps only warnings and errors.
+     */
+    public static void quietLogging() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
+        }
     }
 
     /** Runs {@code args} ({@code run <file> [options]}), printing to {@code out} and {@code err}; the exit code. */

@@ -187,4 +187,40 @@ class RunCommandTest {
         assertThat(o.out()).contains("step 3 (line 5) FAILED: due at 15s but the clock is already at 22s");
         assertThat(o.code()).isEqualTo(1);
     }
+
+    @Test
+    void faultsCordonNotReadyFailPodAndFailRayJobAsTheClusterWouldSeeThem() throws IOException {
+        Outcome o = run(scenario("name: faults\nsteps:\n" + CLUSTER + """
+                  - waitFor: {kind: RayCluster, name: small, jsonPath: .status.state, equals: ready, timeout: 1m}
+                  - expect: {kind: Pod, name: small-worker-g-0, jsonPath: .spec.nodeName, equals: sim-node-0}
+                  - fault: {type: cordonNode, name: sim-node-1}
+                  - fault: {type: nodeNotReady, name: sim-node-0}
+                  - advance: 1s
+                  - waitFor: {kind: RayCluster, name: small, jsonPath: .status.readyWorkerReplicas, equals: 1, timeout: 1m}
+                  - expect: {kind: Pod, name: small-worker-g-0, jsonPath: .spec.nodeName, matches: "sim-node-[23]"}
+                  - expect: {kind: Node, name: sim-node-1, jsonPath: .spec.unschedulable, equals: true}
+                  - fault: {type: failPod, name: small-worker-g-0}
+                  - expect: {event: {reason: DeletedWorkerPod, kind: RayCluster, name: small}}
+                  - apply:
+                      apiVersion: ray.io/v1
+                      kind: RayJob
+                      metadata: {name: long-job, annotations: {sim.kuberay.io/job-duration-seconds: "600"}}
+                      spec:
+                        entrypoint: python train.py
+                        rayClusterSpec:
+                          headGroupSpec:
+                            rayStartParams: {}
+                            template: {spec: {containers: [{name: ray-head, image: rayproject/ray:2.9.0}]}}
+                  - waitFor: {kind: RayJob, name: long-job, jsonPath: .status.jobStatus, equals: RUNNING, timeout: 1m}
+                  - fault: {type: failRayJob, name: long-job}
+                  - waitFor: {kind: RayJob, name: long-job, jsonPath: .status.jobDeploymentStatus, equals: Failed, timeout: 10s}
+                  - expect: {kind: RayJob, name: long-job, jsonPath: .status.reason, equals: AppFailed}
+                  - fault: {type: failRayJob, name: long-job}
+                """).toString());
+        assertThat(o.out()).contains("updated RayJob long-job status deployment=Failed job=FAILED");
+        assertThat(o.out()).contains("step 17 (line 46) FAILED: RayJob default/long-job has no running Ray job to fail "
+                + "(jobDeploymentStatus Failed)");
+        assertThat(o.out()).contains("Scenario faults: FAILED (5 expectations, 0 failed, stopped at step 17;");
+        assertThat(o.code()).isEqualTo(1);
+    }
 }
