@@ -259,7 +259,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     /** Stores {@code next} at the next revision, updates the indexes and publishes ADDED or MODIFIED; under the lock. */
     private StoredObject commit(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
                                 StoredObject previous, ObjectNode next) {
-        long rv = revision + 1;
+        return commitAt(type, t, k, previous, next, revision + 1);
+    }
+
+    private StoredObject commitAt(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
+                                  StoredObject previous, ObjectNode next, long rv) {
         StoredObject stored = stamp(type, next, rv);
         t.put(k, stored);
         indexUid(previous, stored);
@@ -269,7 +273,8 @@ public final class InMemoryObjectStore implements ObjectStore {
         return stored;
     }
 
-    private static boolean sameExceptVersion(ObjectNode next, StoredObject current) {
+    /** Whether {@code next} is {@code current} but for the resourceVersion; stamps {@code next} with current's. */
+    static boolean sameExceptVersion(ObjectNode next, StoredObject current) {
         ObjectNode meta = (ObjectNode) next.get("metadata");
         if (meta == null) {
             return false;
@@ -299,7 +304,11 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     private StoredObject remove(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
                                 StoredObject current) {
-        long rv = revision + 1;
+        return removeAt(type, t, k, current, revision + 1);
+    }
+
+    private StoredObject removeAt(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
+                                  StoredObject current, long rv) {
         t.remove(k);
         indexLabels(type, k, current, null);
         if (current.uid() != null) {
@@ -310,6 +319,66 @@ public final class InMemoryObjectStore implements ObjectStore {
         revision = rv;
         publish(new WatchEvent(WatchEvent.Type.DELETED, last, current));
         return last;
+    }
+
+    /*
+     * Replication: the etcd store keeps one of these as its watch cache and feeds it etcd's state and changes at
+     * etcd's revisions (which may skip numbers) instead of counting its own.
+     */
+
+    /** Adds an object read at {@code rv} without an event: the cache's initial list. */
+    void load(ResourceType type, ObjectNode object, long rv) {
+        ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
+        writeLock.lock();
+        try {
+            StoredObject stored = stamp(type, object, rv);
+            StoredObject previous = t.put(k, stored);
+            indexUid(previous, stored);
+            indexLabels(type, k, previous, stored);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** After the initial list: the state is the one at {@code listRevision}, with no history before it. */
+    void startAt(long listRevision) {
+        writeLock.lock();
+        try {
+            revision = listRevision;
+            evictedUpTo = listRevision;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** A put that another store committed at {@code rv}: ADDED or MODIFIED. */
+    StoredObject replicatePut(ResourceType type, ObjectNode object, long rv) {
+        ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
+        writeLock.lock();
+        try {
+            return commitAt(type, t, k, t.get(k), object, rv);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** A delete that another store committed at {@code rv}; null when the key was not there. */
+    StoredObject replicateDelete(ResourceType type, String namespace, String name, long rv) {
+        ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        String k = key(namespace, name);
+        writeLock.lock();
+        try {
+            StoredObject current = t.get(k);
+            if (current == null) {
+                revision = Math.max(revision, rv);
+                return null;
+            }
+            return removeAt(type, t, k, current, rv);
+        } finally {
+            writeLock.unlock();
+        }
     }
 
     private static StoredObject stamp(ResourceType type, ObjectNode object, long rv) {
