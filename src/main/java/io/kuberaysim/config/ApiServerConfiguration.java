@@ -5,7 +5,6 @@ import io.kuberaysim.apiserver.gc.GarbageCollector;
 import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ObjectExpiry;
-import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.ControllerManager;
@@ -19,8 +18,8 @@ import org.springframework.context.annotation.Configuration;
 
 
 /**
- * Wires the API machinery: clock, store, strategies, registry, garbage collector, namespace lifecycle and the
- * expiry of Events ({@code kuberay-sim.event-ttl}).
+ * Wires the API machinery: clock, strategies, registry (on {@link StorageConfiguration}'s store), garbage collector,
+ * namespace lifecycle and the expiry of Events ({@code kuberay-sim.event-ttl}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SimProperties.class)
@@ -36,11 +35,6 @@ class ApiServerConfiguration {
             return clock;
         }
         return new WallClock();
-    }
-
-    @Bean
-    ObjectStore objectStore(SimProperties props) {
-        return new InMemoryObjectStore(props.watchHistory());
     }
 
     @Bean

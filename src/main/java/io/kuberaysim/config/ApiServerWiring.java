@@ -51,6 +51,9 @@ public final class ApiServerWiring {
         Random random = props.virtual() ? new Random(props.seed()) : new Random();
         GenericRegistry registry = new GenericRegistry(store, strategies, clock, random);
         for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
+            if (store.get(ResourceTypes.NAMESPACES, null, ns) != null) {
+                continue; // a shared or restarted store (etcd) has them already
+            }
             ObjectNode obj = Json.object();
             obj.putObject("metadata").put("name", ns);
             registry.create(ResourceTypes.NAMESPACES, null, obj, WriteOptions.DEFAULT);

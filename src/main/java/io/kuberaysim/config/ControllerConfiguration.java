@@ -1,7 +1,9 @@
 package io.kuberaysim.config;
 
 import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.LeaderElector;
 import io.kuberaysim.controller.runtime.ControllerMetrics;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.sim.SimulatedCluster;
@@ -15,7 +17,7 @@ import org.springframework.context.event.EventListener;
 /**
  * The controllers (when {@code kuberay-sim.controllers} is true, the default): one {@link ControllerManager} with
  * the KubeRay operator and the simulated cluster installed by {@link SimulatedCluster#withOperator}, as the test
- * harness installs them, started once the application is ready.
+ * harness installs them, started once the application is ready, or once this replica is elected leader.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(prefix = "kuberay-sim", name = "controllers", havingValue = "true", matchIfMissing = true)
@@ -33,23 +35,40 @@ class ControllerConfiguration {
         return SimulatedCluster.withOperator(manager, props.simulation(), props.operator());
     }
 
-    /** Starts the manager when the application is ready, after everything registered. */
-    @Bean
-    ManagerStarter controllerManagerStarter(ControllerManager manager) {
-        return new ManagerStarter(manager);
+    /**
+     * Who runs the controllers: with leader election (the default on etcd) the replica that holds the
+     * {@code kube-system/kuberay-sim-controllers} Lease; otherwise this process, always.
+     */
+    @Bean(destroyMethod = "close")
+    LeaderElector leaderElector(KubeClient client, Clock clock, SimProperties props, ControllerManager manager) {
+        SimProperties.LeaderElectionProperties le = props.leaderElection();
+        return new LeaderElector(client, clock, new LeaderElector.Settings("kube-system", "kuberay-sim-controllers",
+                le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod()), manager::start, manager::close);
     }
 
-    /** Starts the manager on {@link ApplicationReadyEvent}. */
+    /** Starts the manager when the application is ready, after everything registered. */
+    @Bean
+    ManagerStarter controllerManagerStarter(ControllerManager manager, LeaderElector elector, SimProperties props) {
+        return new ManagerStarter(manager, props.leaderElection().enabledFor(props) ? elector : null);
+    }
+
+    /** Starts the manager, or the election that starts it, on {@link ApplicationReadyEvent}. */
     static final class ManagerStarter {
         private final ControllerManager manager;
+        private final LeaderElector elector;
 
-        ManagerStarter(ControllerManager manager) {
+        ManagerStarter(ControllerManager manager, LeaderElector elector) {
             this.manager = manager;
+            this.elector = elector;
         }
 
         @EventListener(ApplicationReadyEvent.class)
         public void onReady() {
-            manager.start();
+            if (elector != null) {
+                elector.start();
+            } else {
+                manager.start();
+            }
         }
     }
 }

@@ -1,9 +1,11 @@
 package io.kuberaysim.config;
 
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.storage.EtcdObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.ControllerMetrics;
+import io.kuberaysim.controller.runtime.LeaderElector;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.observability.health.ControllerChecks;
 import io.kuberaysim.observability.health.HealthCheck;
@@ -37,6 +39,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -103,20 +106,37 @@ class ObservabilityConfiguration {
     }
 
     /**
-     * ping everywhere; with the controller manager, {@code controllers} on all three and {@code informer-sync} on
-     * readyz; {@code shutdown} on readyz.
+     * ping everywhere; with etcd storage, {@code etcd} on healthz and readyz; with the controller manager,
+     * {@code controllers} on all three and {@code informer-sync} on readyz (a standby replica passes both: it runs
+     * no controllers until elected) and, with leader election, {@code leader-election} on healthz and livez;
+     * {@code shutdown} on readyz.
      */
     @Bean
-    HealthChecks healthChecks(ShutdownCheck shutdown, ObjectProvider<ControllerManager> managers) {
+    HealthChecks healthChecks(ShutdownCheck shutdown, ObjectProvider<ControllerManager> managers, ObjectStore store,
+                              ObjectProvider<LeaderElector> electors, SimProperties props) {
         List<HealthCheck> healthz = new ArrayList<>(List.of(HealthCheck.ping()));
         List<HealthCheck> livez = new ArrayList<>(List.of(HealthCheck.ping()));
         List<HealthCheck> readyz = new ArrayList<>(List.of(HealthCheck.ping()));
+        if (store instanceof EtcdObjectStore etcd) {
+            // kube-apiserver's etcd check: one quick read; not on livez, a restart would not bring etcd back
+            HealthCheck reachable = HealthCheck.of("etcd", () -> etcd.unavailable(Duration.ofSeconds(2)));
+            healthz.add(reachable);
+            readyz.add(reachable);
+        }
         ControllerManager manager = managers.getIfAvailable();
         if (manager != null) {
             HealthCheck controllers = ControllerChecks.controllers(manager);
+            HealthCheck informerSync = ControllerChecks.informerSync(manager);
+            LeaderElector elector = electors.getIfAvailable();
+            if (elector != null && props.leaderElection().enabledFor(props)) {
+                controllers = ControllerChecks.whileLeading(controllers, elector);
+                informerSync = ControllerChecks.whileLeading(informerSync, elector);
+                healthz.add(ControllerChecks.leaderElection(elector));
+                livez.add(ControllerChecks.leaderElection(elector));
+            }
             healthz.add(controllers);
             livez.add(controllers);
-            readyz.add(ControllerChecks.informerSync(manager));
+            readyz.add(informerSync);
             readyz.add(controllers);
         }
         readyz.add(shutdown);

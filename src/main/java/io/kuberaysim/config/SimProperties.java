@@ -27,12 +27,17 @@ import java.time.Instant;
  * @param raycluster           {@code kuberay-sim.raycluster.*}
  * @param nodes                {@code kuberay-sim.nodes.*}: the simulated node pool
  * @param kubelet              {@code kuberay-sim.kubelet.*}: the simulated kubelet's timings
+ * @param storage              {@code memory} (in this process, the default) or {@code etcd}
+ *                             ({@code kuberay-sim.etcd.*}; the wall clock only)
+ * @param etcd                 {@code kuberay-sim.etcd.*}: where and how objects are kept with {@code storage=etcd}
+ * @param leaderElection       {@code kuberay-sim.leader-election.*}: which replica runs the controllers
  */
 @ConfigurationProperties("kuberay-sim")
 public record SimProperties(String clock, Instant virtualStart, Double virtualSpeed, Long seed, Integer watchHistory,
                             Boolean controllers, Duration eventTtl, Integer reconcileConcurrency,
                             RayClusterProperties raycluster,
-                            NodeProperties nodes, KubeletProperties kubelet) {
+                            NodeProperties nodes, KubeletProperties kubelet, String storage, EtcdProperties etcd,
+                            LeaderElectionProperties leaderElection) {
     public SimProperties {
         clock = clock == null ? "wall" : clock;
         virtualStart = virtualStart == null ? VirtualClock.DEFAULT_START : virtualStart;
@@ -48,15 +53,24 @@ public record SimProperties(String clock, Instant virtualStart, Double virtualSp
         raycluster = raycluster == null ? new RayClusterProperties(null) : raycluster;
         nodes = nodes == null ? new NodeProperties(null, null, null, null, null, null) : nodes;
         kubelet = kubelet == null ? new KubeletProperties(null, null) : kubelet;
+        storage = storage == null ? "memory" : storage;
+        etcd = etcd == null ? new EtcdProperties(null, null, null, null) : etcd;
+        leaderElection = leaderElection == null ? new LeaderElectionProperties(null, null, null, null, null)
+                : leaderElection;
     }
 
     /** Every setting at its default, on the given clock ({@code wall} or {@code virtual}) with the given seed. */
     public static SimProperties defaults(String clock, Long seed) {
-        return new SimProperties(clock, null, null, seed, null, null, null, null, null, null, null);
+        return new SimProperties(clock, null, null, seed, null, null, null, null, null, null, null, null, null, null);
     }
 
     public boolean virtual() {
         return "virtual".equals(clock);
+    }
+
+    /** Whether objects are kept in etcd ({@code kuberay-sim.storage=etcd}). */
+    public boolean etcdStorage() {
+        return "etcd".equals(storage);
     }
 
     /** The operator's knobs. */
@@ -125,6 +139,52 @@ public record SimProperties(String clock, Instant virtualStart, Double virtualSp
             SimulationSettings d = SimulationSettings.defaults();
             startupSeconds = startupSeconds == null ? seconds(d.startup()) : startupSeconds;
             terminationSeconds = terminationSeconds == null ? seconds(d.termination()) : terminationSeconds;
+        }
+    }
+
+    /**
+     * {@code kuberay-sim.etcd.*}.
+     *
+     * @param endpoints          etcd client URLs (comma-separated in a property)
+     * @param prefix             the key prefix; objects live at {@code <prefix>/<group>/<resource>/<ns>/<name>}
+     * @param compactionInterval how often etcd's history is compacted to the revision seen one interval before
+     *                           (kube-apiserver's {@code --etcd-compaction-interval}); 0 never compacts
+     * @param requestTimeout     how long a request waits for etcd before it fails with 504
+     */
+    public record EtcdProperties(java.util.List<String> endpoints, String prefix, Duration compactionInterval,
+                                 Duration requestTimeout) {
+        public EtcdProperties {
+            endpoints = endpoints == null || endpoints.isEmpty() ? java.util.List.of("http://127.0.0.1:2379")
+                    : java.util.List.copyOf(endpoints);
+            prefix = prefix == null ? "/registry" : prefix;
+            compactionInterval = compactionInterval == null ? Duration.ofMinutes(5) : compactionInterval;
+            requestTimeout = requestTimeout == null ? Duration.ofSeconds(10) : requestTimeout;
+        }
+    }
+
+    /**
+     * {@code kuberay-sim.leader-election.*}: with etcd storage several replicas share one store and only the holder
+     * of the {@code kube-system/kuberay-sim-controllers} Lease runs the operator and the simulated cluster, as
+     * kube-controller-manager's {@code --leader-elect}.
+     *
+     * @param enabled       elect a leader (default: with {@code storage=etcd}); off runs the controllers at once
+     * @param leaseDuration how long a Lease holds without renewal before another replica may take it
+     * @param renewDeadline how long the leader keeps trying to renew before it stops its controllers
+     * @param retryPeriod   how often replicas try to acquire or renew
+     * @param identity      this replica's {@code holderIdentity} (default: {@code kuberay-sim_<random uuid>})
+     */
+    public record LeaderElectionProperties(Boolean enabled, Duration leaseDuration, Duration renewDeadline,
+                                           Duration retryPeriod, String identity) {
+        public LeaderElectionProperties {
+            leaseDuration = leaseDuration == null ? Duration.ofSeconds(15) : leaseDuration;
+            renewDeadline = renewDeadline == null ? Duration.ofSeconds(10) : renewDeadline;
+            retryPeriod = retryPeriod == null ? Duration.ofSeconds(2) : retryPeriod;
+            identity = identity == null || identity.isBlank() ? "kuberay-sim_" + java.util.UUID.randomUUID() : identity;
+        }
+
+        /** Whether replicas elect a leader: as set, otherwise only on a shared (etcd) store. */
+        public boolean enabledFor(SimProperties props) {
+            return enabled == null ? props.etcdStorage() : enabled;
         }
     }
 }

@@ -165,6 +165,15 @@ public final class ApiException extends RuntimeException {
                 retryAfterSeconds));
     }
 
+    /**
+     * 504 for a request the storage (etcd) did not complete in time, as kube-apiserver answers when etcd is
+     * unreachable; the client retries after a second.
+     */
+    public static ApiException storageTimeout(String why) {
+        return new ApiException(504, "Timeout", "Timeout: request did not complete within requested timeout - "
+                + why, new StatusDetails(null, null, null, null, List.of(), 1));
+    }
+
     public static ApiException forbidden(ResourceType type, String name, String why) {
         String target = name == null || name.isEmpty() ? type.groupResource() : type.groupResource() + " \"" + name + "\"";
         return new ApiException(403, "Forbidden", target + " is forbidden: " + why, StatusDetails.of(type, name));

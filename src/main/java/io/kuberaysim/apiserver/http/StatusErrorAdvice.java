@@ -2,6 +2,7 @@ package io.kuberaysim.apiserver.http;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.storage.StorageUnavailableException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
@@ -31,6 +32,13 @@ class StatusErrorAdvice {
     @ExceptionHandler(ApiException.class)
     ResponseEntity<byte[]> api(ApiException e) {
         return body(e);
+    }
+
+    /** etcd did not answer: a Timeout Status the client retries, never a 500. */
+    @ExceptionHandler(StorageUnavailableException.class)
+    ResponseEntity<byte[]> storage(StorageUnavailableException e, HttpServletRequest req) {
+        log.warn("{} {}: {}", req.getMethod(), req.getRequestURI(), e.getMessage());
+        return body(ApiException.storageTimeout(e.getMessage()));
     }
 
     @ExceptionHandler({NoHandlerFoundException.class, NoResourceFoundException.class})

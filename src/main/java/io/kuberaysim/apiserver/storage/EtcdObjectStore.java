@@ -29,6 +29,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
@@ -45,8 +47,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   watch, so a writer reads its writes and its watchers have heard of them, and every replica on the same etcd
  *   sees every change in etcd's order.</li>
  * </ul>
- * A watch from a revision older than the cache's history is refused with 410, as the watch cache refuses it; after a
- * restart the history starts at the revision the cache was loaded at.
+ * A watch from a revision older than the cache's history is refused with 410, as the watch cache refuses it; at start
+ * the cache is loaded some revisions back (its history size, not past etcd's compaction) and replays the changes
+ * since, so clients resume their watches across a restart.
  */
 public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EtcdObjectStore.class);
@@ -67,7 +70,15 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
     private volatile Thread watchThread;
     /** Why the cache stopped following etcd (the watch ended for good), or null. */
     private volatile String watchFailure;
-    private final Watch.Watcher watcher;
+    /** Why the watch is down while it reconnects, or null. */
+    private volatile String watchDown;
+    private volatile Watch.Watcher watcher;
+    private volatile boolean closed;
+    private final ScheduledExecutorService rewatch = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "etcd-rewatch");
+        t.setDaemon(true);
+        return t;
+    });
 
     private EtcdObjectStore(Client client, String endpoints, String prefix, List<ResourceType> types,
                             int historyLimit, Duration requestTimeout) {
@@ -77,13 +88,38 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         this.keys = new EtcdKeys(prefix, types);
         this.cache = new InMemoryObjectStore(historyLimit);
         this.requestTimeout = requestTimeout;
-        long listRevision = loadAll();
+        ByteSequence root = bytes(keys.root());
+        long current = await(kv.get(root, GetOption.builder().withCountOnly(true).build()), "a first read")
+                .getHeader().getRevision();
+        long listRevision = loadWithHistory(current, historyLimit);
         cache.startAt(listRevision);
         applied = listRevision;
-        ByteSequence root = bytes(keys.root());
-        this.watcher = client.getWatchClient().watch(root,
-                WatchOption.builder().withRange(prefixEnd(root)).withRevision(listRevision + 1).build(),
-                Watch.listener(this::onWatch, this::onWatchError));
+        this.watcher = watchFrom(listRevision + 1);
+        if (!awaitApplied(current)) {
+            throw new StorageUnavailableException("etcd at " + endpoints + " did not replay its history up to revision "
+                    + current + " within " + requestTimeout.toMillis() / 1000.0 + "s", null);
+        }
+        cache.advanceTo(current); // the newest revision may belong to keys outside the prefix
+    }
+
+    /**
+     * Loads the state some revisions back (up to {@code historyLimit}, not before etcd's compaction), so the watch
+     * replays the changes since into the cache's history: after a restart clients resume their watches from the
+     * resourceVersions they saw before it. Returns the revision loaded at.
+     */
+    private long loadWithHistory(long current, int historyLimit) {
+        long from = Math.max(1, current - historyLimit);
+        if (from < current) {
+            try {
+                return loadAll(from);
+            } catch (StorageUnavailableException e) {
+                if (!String.valueOf(e.getMessage()).contains("compacted")) {
+                    throw e;
+                }
+                // that history is compacted: start from now (older resourceVersions get 410 and re-list)
+            }
+        }
+        return loadAll(current);
     }
 
     /**
@@ -105,18 +141,14 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         }
     }
 
-    /** Reads the whole prefix at one revision, page by page, into the cache; returns that revision. */
-    private long loadAll() {
+    /** Reads the whole prefix at {@code revision}, page by page, into the cache; returns that revision. */
+    private long loadAll(long revision) {
         ByteSequence root = bytes(keys.root());
         ByteSequence end = prefixEnd(root);
         ByteSequence from = root;
-        long revision = 0;
         while (true) {
             GetResponse page = await(kv.get(from, GetOption.builder().withRange(end).withLimit(PAGE)
                     .withRevision(revision).build()), "the initial list");
-            if (revision == 0) {
-                revision = page.getHeader().getRevision();
-            }
             for (KeyValue kv : page.getKvs()) {
                 EtcdKeys.Parsed p = keys.parse(kv.getKey().toString(StandardCharsets.UTF_8));
                 if (p != null) {
@@ -131,7 +163,15 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         }
     }
 
+    private Watch.Watcher watchFrom(long revision) {
+        ByteSequence root = bytes(keys.root());
+        return client.getWatchClient().watch(root,
+                WatchOption.builder().withRange(prefixEnd(root)).withRevision(revision).build(),
+                Watch.listener(this::onWatch, this::onWatchError));
+    }
+
     private void onWatch(WatchResponse response) {
+        watchDown = null;
         watchThread = Thread.currentThread();
         if (response.isProgressNotify()) {
             markApplied(response.getHeader().getRevision());
@@ -156,9 +196,38 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         }
     }
 
+    /**
+     * The watch broke (etcd went away, a leader change): watch again from the next revision not applied, so no
+     * change is missed, every second until etcd answers. History compacted meanwhile cannot be replayed: then
+     * this server stops following etcd and says so on /readyz (kube-apiserver's watch cache would re-list).
+     */
     private void onWatchError(Throwable t) {
-        watchFailure = "the watch on etcd ended: " + t.getMessage() + "; restart the server to re-list";
-        log.error("etcd watch on {} ended; this server no longer sees changes: {}", keys.root(), t.toString());
+        if (closed) {
+            return;
+        }
+        String why = String.valueOf(t.getMessage());
+        if (why.contains("compacted")) {
+            watchFailure = "the watch on etcd ended: " + why + "; restart the server to re-list";
+            log.error("etcd watch on {} ended; this server no longer sees changes: {}", keys.root(), why);
+            return;
+        }
+        watchDown = "the watch on etcd is reconnecting after: " + why;
+        log.warn("etcd watch on {} broke at revision {} ({}); watching again", keys.root(), applied, why);
+        rewatch.schedule(this::watchAgain, 1, TimeUnit.SECONDS);
+    }
+
+    private void watchAgain() {
+        if (closed) {
+            return;
+        }
+        Watch.Watcher old = watcher;
+        try {
+            old.close();
+        } catch (RuntimeException ignored) {
+            // already broken
+        }
+        watcher = watchFrom(applied + 1);
+        watcher.requestProgress(); // its answer tells that the watch is back even when nothing changes
     }
 
     private void markApplied(long revision) {
@@ -416,6 +485,10 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         try {
             kv.get(bytes(keys.root()), GetOption.builder().withCountOnly(true).build())
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (watchDown != null) {
+                watcher.requestProgress();
+                return Optional.of(watchDown);
+            }
             return Optional.empty();
         } catch (TimeoutException e) {
             return Optional.of("etcd at " + endpoints + " did not answer within " + timeout.toMillis() + "ms");
@@ -429,6 +502,8 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
+        rewatch.shutdownNow();
         watcher.close();
         client.close();
     }

@@ -352,6 +352,16 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
     }
 
+    /** Moves the revision to {@code rv} (changes of keys this store does not hold): no event. */
+    void advanceTo(long rv) {
+        writeLock.lock();
+        try {
+            revision = Math.max(revision, rv);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
     /** A put that another store committed at {@code rv}: ADDED or MODIFIED. */
     StoredObject replicatePut(ResourceType type, ObjectNode object, long rv) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);

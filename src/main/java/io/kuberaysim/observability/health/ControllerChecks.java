@@ -2,6 +2,7 @@ package io.kuberaysim.observability.health;
 
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.LeaderElector;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 
 import java.util.List;
@@ -35,5 +36,20 @@ public final class ControllerChecks {
                     .map(Controller::name).sorted().toList();
             return stopped.isEmpty() ? Optional.empty() : Optional.of("controllers not running: " + stopped);
         });
+    }
+
+    /** {@code check} while this replica leads; a standby, which runs no controllers, passes it. */
+    public static HealthCheck whileLeading(HealthCheck check, LeaderElector elector) {
+        return HealthCheck.of(check.name(), () -> elector.isLeading() ? check.failure() : Optional.empty());
+    }
+
+    /**
+     * {@code leader-election}: fails once this replica lost the Lease it led with (it stopped its controllers and
+     * does not stand again), so a supervisor restarts it, as kube-controller-manager exits then.
+     */
+    public static HealthCheck leaderElection(LeaderElector elector) {
+        return HealthCheck.of("leader-election", () -> elector.hasLost()
+                ? Optional.of("lost the Lease and stopped the controllers; restart this replica to stand again")
+                : Optional.empty());
     }
 }
