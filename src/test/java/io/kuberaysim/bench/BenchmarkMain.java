@@ -55,6 +55,9 @@ public final class BenchmarkMain {
         if (cfg.runs("demo")) {
             DemoBenchmark.run(cfg, report);
         }
+        if (cfg.runs("etcd")) {
+            EtcdScenario.run(cfg, report);
+        }
         if (cfg.runs("churn")) {
             ChurnScenario.run(cfg, report);
         }

@@ -18,8 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -37,7 +39,8 @@ final class ScaleScenario {
     }
 
     /** One size's outcome. */
-    record Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime) {
+    record Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime,
+                   long writes) {
     }
 
     static void run(BenchConfig cfg, Report report) {
@@ -90,6 +93,7 @@ final class ScaleScenario {
             ObjectStore store = ctx.getBean(ObjectStore.class);
             clock.awaitIdle();
             Instant virtualStart = clock.now();
+            long r0 = store.revision();
             long t0 = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 ObjectNode rc = (ObjectNode) Json.MAPPER.readTree(RayClusters.json("scale-" + i, "bench", "scale"));
@@ -115,7 +119,52 @@ final class ScaleScenario {
             }
             System.gc();
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            return new Outcome(n, seconds, stored, heap, virtualStart);
+            return new Outcome(n, seconds, stored, heap, virtualStart, store.revision() - r0);
+        }
+    }
+
+    /**
+     * The same run on the wall clock (pods start 0.5 s after binding), with {@code extra} settings (the store):
+     * wall time from the first create until every cluster is ready, polled every 100 ms.
+     */
+    static Outcome onceOnWallClock(int n, String... extra) {
+        List<String> props = new ArrayList<>(List.of("--kuberay-sim.clock=wall", "--kuberay-sim.controllers=true",
+                "--logging.level.root=WARN", "--springdoc.api-docs.enabled=false", "--spring.jmx.enabled=false",
+                "--kuberay-sim.watch-history=1000", "--kuberay-sim.kubelet.startup-seconds=0.5",
+                "--kuberay-sim.nodes.count=" + nodes(n), "--kuberay-sim.nodes.cpu=" + NODE_PODS,
+                "--kuberay-sim.nodes.memory=" + NODE_PODS * 4 + "Gi", "--kuberay-sim.nodes.pods=" + NODE_PODS));
+        for (String e : extra) {
+            props.add("--" + e);
+        }
+        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(KuberaySimApplication.class)
+                .web(WebApplicationType.NONE).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
+                .run(props.toArray(String[]::new))) {
+            KubeClient client = ctx.getBean(KubeClient.class);
+            ObjectStore store = ctx.getBean(ObjectStore.class);
+            long r0 = store.revision();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                ObjectNode rc = (ObjectNode) Json.MAPPER.readTree(RayClusters.json("scale-" + i, "bench", "scale"));
+                client.create(ResourceTypes.RAYCLUSTERS, RayClusters.NAMESPACE, rc);
+            }
+            long deadline = t0 + Duration.ofMinutes(15).toNanos();
+            while (readyCount(store) < n) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(readyCount(store) + " of " + n + " ready after 15 minutes");
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            Map<String, Integer> stored = new HashMap<>();
+            for (ResourceType t : ResourceTypes.ALL_TYPES) {
+                stored.put(t.plural(), store.list(t, null).items().size());
+            }
+            return new Outcome(n, seconds, stored, 0, null, store.revision() - r0);
         }
     }
 

@@ -85,6 +85,29 @@ class EtcdReplicasE2EIT {
         return pods;
     }
 
+    /** Waits until the cluster is ready and its status has stopped changing (the same resourceVersion 1 s apart). */
+    private static void awaitSettled(ServerProcess s) {
+        String[] last = {null};
+        until(Duration.ofSeconds(30), "cluster settled", () -> {
+            JsonNode rc = s.getJson(CLUSTERS + "/demo-raycluster");
+            String rv = Json.text(rc, "metadata", "resourceVersion");
+            boolean settled = rv.equals(last[0]) && "ready".equals(Json.text(rc, "status", "state"));
+            last[0] = rv;
+            if (!settled) {
+                pause(Duration.ofSeconds(1));
+            }
+            return settled;
+        });
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static String state(ServerProcess s) {
         return Json.text(s.getJson(CLUSTERS + "/demo-raycluster"), "status", "state");
     }
@@ -122,6 +145,7 @@ class EtcdReplicasE2EIT {
         assertThat(b.getJson(PODS).path("items").size()).isEqualTo(4);
 
         // every server down, one started again: same objects, same resourceVersions, same Pods
+        awaitSettled(b);
         JsonNode before = b.getJson(CLUSTERS + "/demo-raycluster");
         String lastSeen = Json.text(b.getJson(CLUSTERS), "metadata", "resourceVersion");
         b.kill();

@@ -44,6 +44,11 @@ public final class EtcdServer implements AutoCloseable {
         return null;
     }
 
+    /** Whether an {@code etcd} binary is on the PATH. */
+    public static boolean installed() {
+        return BINARY != null;
+    }
+
     /** Skips the calling test when etcd is not installed, except in CI (CI=true), where that is a failure. */
     public static void assumeInstalled() {
         if (BINARY == null && "true".equalsIgnoreCase(System.getenv("CI"))) {
