@@ -22,6 +22,6 @@ public record ScenarioSettings(SimulationSettings simulation, long seed, String 
                 new SimProperties.NodeProperties(s.nodeCount(), s.nodeCpu(), s.nodeMemory(), s.nodePods(),
                         s.gpuNodeCount(), s.gpusPerNode()),
                 new SimProperties.KubeletProperties(s.startup().toMillis() / 1000.0,
-                        s.termination().toMillis() / 1000.0));
+                        s.termination().toMillis() / 1000.0), null, null, null);
     }
 }
