@@ -11,19 +11,22 @@ import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.config.ApiServerWiring;
 import io.kuberaysim.config.SimProperties;
 import io.kuberaysim.controller.runtime.ControllerManager;
+import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import io.kuberaysim.controller.runtime.clock.WallClock;
 import io.kuberaysim.sim.SimulatedCluster;
 
 import java.time.Duration;
 
 /**
- * The whole simulator in process without Spring or a port, on a {@link VirtualClock}: the registry, garbage
+ * The whole simulator in process without Spring or a port, on a {@link VirtualClock} (or, when asked, the wall
+ * clock): the registry, garbage
  * collector, namespace lifecycle and Event expiry the application wires, and a started {@link ControllerManager}
  * with the KubeRay operator and the simulated cluster ({@link SimulatedCluster#withOperator}), as the application
  * composes them. Starting one costs milliseconds, so scenarios and tests take a fresh one per run.
  */
 public final class EmbeddedSimulator implements AutoCloseable {
-    private final VirtualClock clock;
+    private final Clock clock;
     private final GenericRegistry registry;
     private final GarbageCollector gc;
     private final NamespaceLifecycle namespaces;
@@ -32,10 +35,7 @@ public final class EmbeddedSimulator implements AutoCloseable {
     private final SimulatedCluster cluster;
 
     private EmbeddedSimulator(SimProperties props) {
-        if (!props.virtual()) {
-            throw new IllegalArgumentException("an embedded simulator runs on the virtual clock");
-        }
-        clock = new VirtualClock(props.virtualStart());
+        clock = props.virtual() ? new VirtualClock(props.virtualStart()) : new WallClock();
         ObjectStore store = new InMemoryObjectStore(props.watchHistory());
         registry = ApiServerWiring.registry(store, clock, props);
         manager = new ControllerManager(registry, clock, props.reconcileConcurrency());
@@ -50,10 +50,10 @@ public final class EmbeddedSimulator implements AutoCloseable {
         cluster = props.controllers() ? SimulatedCluster.withOperator(manager, props.simulation(), props.operator())
                 : null;
         manager.start();
-        clock.awaitIdle();
+        settle();
     }
 
-    /** A started simulator with these settings ({@code clock} must be {@code virtual}). */
+    /** A started simulator with these settings. */
     public static EmbeddedSimulator start(SimProperties props) {
         return new EmbeddedSimulator(props);
     }
@@ -68,8 +68,20 @@ public final class EmbeddedSimulator implements AutoCloseable {
         return manager.client();
     }
 
-    public VirtualClock clock() {
+    public Clock clock() {
         return clock;
+    }
+
+    /**
+     * The virtual clock that drives everything.
+     *
+     * @throws IllegalStateException on the wall clock, which nobody moves
+     */
+    public VirtualClock virtualClock() {
+        if (clock instanceof VirtualClock v) {
+            return v;
+        }
+        throw new IllegalStateException("the simulator runs on the wall clock; only a virtual clock can be moved");
     }
 
     public GenericRegistry registry() {
@@ -89,14 +101,16 @@ public final class EmbeddedSimulator implements AutoCloseable {
         return cluster;
     }
 
-    /** Runs everything due now to quiescence; time does not move. */
+    /** Runs everything due now to quiescence on the virtual clock (time does not move); nothing on the wall clock. */
     public void settle() {
-        clock.awaitIdle();
+        if (clock instanceof VirtualClock v) {
+            v.awaitIdle();
+        }
     }
 
     /** Moves virtual time, firing every timer due meanwhile, each to quiescence. */
     public void advance(Duration d) {
-        clock.advance(d);
+        virtualClock().advance(d);
     }
 
     @Override
@@ -105,6 +119,12 @@ public final class EmbeddedSimulator implements AutoCloseable {
         gc.close();
         namespaces.close();
         expiry.close();
-        clock.close();
+        if (clock instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the clock: " + e, e);
+            }
+        }
     }
 }

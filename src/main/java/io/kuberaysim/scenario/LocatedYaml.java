@@ -36,17 +36,17 @@ public final class LocatedYaml {
         try (JsonParser p = Json.YAML.createParser(text)) {
             JsonToken t = p.nextToken();
             if (t == null) {
-                throw new ScenarioException(1, null, "the scenario is empty");
+                throw ScenarioException.syntax(1, "the scenario is empty");
             }
             JsonNode root = value(p, "", lines);
             if (p.nextToken() != null) {
-                throw new ScenarioException(p.currentTokenLocation().getLineNr(), null,
+                throw ScenarioException.syntax(p.currentTokenLocation().getLineNr(),
                         "a scenario is one YAML document; found a second one");
             }
             return new LocatedYaml(root, lines);
         } catch (JacksonException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new ScenarioException(line, null, "not valid YAML: " + e.getOriginalMessage());
+            throw ScenarioException.syntax(line, "not valid YAML: " + e.getOriginalMessage());
         }
     }
 

@@ -65,7 +65,7 @@ public final class RunCommand {
         }
         ScenarioResult result;
         try (EmbeddedSimulator sim = EmbeddedSimulator.start(scenario.settings().toProperties())) {
-            result = new ScenarioRunner().run(scenario, new ScenarioTarget(sim.client(), sim.clock(), sim.cluster()),
+            result = new ScenarioRunner().run(scenario, new ScenarioTarget(sim.client(), sim.virtualClock(), sim.cluster()),
                     e -> out.println(e.render()));
         }
         out.println(summary(result));

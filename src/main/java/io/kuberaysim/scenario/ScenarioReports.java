@@ -65,6 +65,23 @@ public final class ScenarioReports {
         return sb.toString();
     }
 
+    /**
+     * The result as the HTTP endpoint answers it: {@code name}, {@code passed}, {@code seconds}, {@code failures}
+     * (messages), {@code expectations} (step, line, description, passed, message, seconds), {@code failedStep}
+     * (or null) and {@code timeline} (lines in the demo's format).
+     */
+    public static Map<String, Object> json(ScenarioResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", r.name());
+        m.put("passed", r.passed());
+        m.put("seconds", r.seconds());
+        m.put("failures", r.failures());
+        m.put("expectations", r.expectations());
+        m.put("failedStep", r.failure());
+        m.put("timeline", r.timeline().stream().map(ScenarioResult.TimelineEntry::render).toList());
+        return m;
+    }
+
     private static String xml(String s) {
         StringBuilder sb = new StringBuilder(s.length());
         for (char c : s.toCharArray()) {

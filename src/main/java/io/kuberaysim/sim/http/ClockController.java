@@ -1,11 +1,10 @@
 package io.kuberaysim.sim.http;
 
-import io.kuberaysim.api.ResourceType;
-import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import io.kuberaysim.sim.UntilIdle;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -17,9 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code /sim/v1/clock}: reads the simulation clock and, on a virtual clock, moves it by a duration or until the
@@ -28,13 +24,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @RestController
 class ClockController {
-    /** How long without a write {@code settle} waits for before it calls the cluster idle. */
-    private static final Duration QUIET = Duration.ofSeconds(30);
-    /** How far {@code settle} moves time at most, so periodic resyncs cannot keep it going for ever. */
-    private static final Duration SETTLE_LIMIT = Duration.ofHours(1);
-    /** Writes that {@code settle} does not wait for the end of. */
-    private static final Set<ResourceType> NOT_CHANGES = Set.of(ResourceTypes.LEASES, ResourceTypes.EVENTS);
-
     private final Clock clock;
     private final ObjectStore store;
 
@@ -66,38 +55,10 @@ class ClockController {
         return describe(virtual.advance(d));
     }
 
-    /**
-     * Runs the cluster until nothing is pending: moves time from timer to timer (as the demo does) until no timer is
-     * left, or the next one is more than 30 s after the last write to the store (what remains are periodic resyncs
-     * and requeues that change nothing), or one hour has passed. Node Lease renewals and Events (and their expiry)
-     * are heartbeats and records, not changes of the cluster, and do not count as writes. Answers the new time.
-     */
+    /** Runs the cluster until nothing is pending ({@link UntilIdle}) and answers the new time. */
     @PostMapping(path = "/sim/v1/clock/settle", produces = MediaType.APPLICATION_JSON_VALUE)
     Map<String, Object> settle() {
-        VirtualClock virtual = virtualClock();
-        virtual.awaitIdle();
-        AtomicLong writes = new AtomicLong();
-        try (ObjectStore.Subscription s = store.watch(null, store.revision(), e -> {
-            if (!NOT_CHANGES.contains(e.object().type())) {
-                writes.incrementAndGet();
-            }
-        })) {
-            Instant limit = virtual.now().plus(SETTLE_LIMIT);
-            Instant lastWrite = virtual.now();
-            long seen = 0;
-            while (true) {
-                Optional<Instant> next = virtual.nextTimer();
-                if (next.isEmpty() || next.get().isAfter(limit) || next.get().isAfter(lastWrite.plus(QUIET))) {
-                    break;
-                }
-                Instant now = virtual.advance(Duration.between(virtual.now(), next.get()).abs());
-                if (writes.get() != seen) {
-                    seen = writes.get();
-                    lastWrite = now;
-                }
-            }
-        }
-        return describe(virtual.now());
+        return describe(UntilIdle.run(virtualClock(), store));
     }
 
     private VirtualClock virtualClock() {
