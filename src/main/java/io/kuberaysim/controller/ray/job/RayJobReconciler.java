@@ -34,7 +34,9 @@ import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
 import io.kuberaysim.controller.runtime.Finalizers;
 import io.kuberaysim.controller.runtime.OwnerReferences;
+import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.reconcile.ConflictRetry;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
@@ -59,7 +61,9 @@ import java.util.Random;
  * ValidationFailed; it creates the job's RayCluster (or uses one chosen by clusterSelector), the submitter Job
  * (K8sJobMode), {@code <rayjob>-head-svc}, talks to the cluster's {@link RayDashboardClient} and cleans up after the job.
  *
- * <p>Objects are read straight from the store through the {@link KubeClient}, so a pass never sees a stale cache.
+ * <p>Objects are read from the shared informers' caches, as KubeRay's cached client reads them; a pass that started
+ * from a stale copy fails its write with a conflict and is requeued ({@link #REQUEUE}), as KubeRay's
+ * {@code updateRayJobStatus} error is.
  * Names and job ids come from a {@link Random} seeded with the configured seed, the RayJob's key, the attempt and the
  * (virtual) time, so runs on a virtual clock are repeatable.
  */
@@ -86,22 +90,28 @@ public final class RayJobReconciler implements Reconciler {
     private static final String DASHBOARD_PORT_NAME = "dashboard";
 
     private final KubeClient client;
+    private final SharedInformer rayJobs;
+    private final SharedInformer clusters;
+    private final SharedInformer submitters;
+    private final SharedInformer services;
     private final Clock clock;
     private final EventRecorder events;
     private final RayDashboardClient dashboard;
     private final long seed;
 
     /**
-     * @param client    store access
-     * @param clock     the simulation clock
-     * @param events    recorder for component {@value #COMPONENT}
-     * @param dashboard the simulated Ray dashboards
+     * @param manager   the controller manager: client, informers, clock and the recorder for {@value #COMPONENT}
+     * @param dashboard the Ray clusters' dashboards
      * @param seed      {@code kuberay-sim.seed}, mixed into generated names
      */
-    public RayJobReconciler(KubeClient client, Clock clock, EventRecorder events, RayDashboardClient dashboard, long seed) {
-        this.client = Objects.requireNonNull(client, "client");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.events = Objects.requireNonNull(events, "events");
+    public RayJobReconciler(ControllerManager manager, RayDashboardClient dashboard, long seed) {
+        this.client = manager.operatorClient();
+        this.rayJobs = manager.informer(ResourceTypes.RAYJOBS);
+        this.clusters = manager.informer(ResourceTypes.RAYCLUSTERS);
+        this.submitters = manager.informer(ResourceTypes.JOBS);
+        this.services = manager.informer(ResourceTypes.SERVICES);
+        this.clock = manager.clock();
+        this.events = manager.eventRecorder(COMPONENT);
         this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
         this.seed = seed;
     }
@@ -113,8 +123,7 @@ public final class RayJobReconciler implements Reconciler {
                 .owns(ResourceTypes.RAYCLUSTERS)
                 .owns(ResourceTypes.JOBS)
                 .owns(ResourceTypes.SERVICES)
-                .complete(new RayJobReconciler(manager.operatorClient(), manager.clock(), manager.eventRecorder(COMPONENT),
-                        dashboard, seed));
+                .complete(new RayJobReconciler(manager, dashboard, seed));
     }
 
     /** State of one reconcile pass. */
@@ -156,10 +165,14 @@ public final class RayJobReconciler implements Reconciler {
 
     @Override
     public Result reconcile(Request request) {
-        StoredObject so = client.get(ResourceTypes.RAYJOBS, request.namespace(), request.name());
+        StoredObject so = rayJobs.get(request.namespace(), request.name());
         if (so == null) {
             return Result.done();
         }
+        return ConflictRetry.run(REQUEUE, () -> reconcile(so));
+    }
+
+    private Result reconcile(StoredObject so) {
         RayJob job = KubeClient.read(so.object(), RayJob.class);
         if (job.spec() != null && job.spec().managedBy() != null && !job.spec().managedBy().isEmpty()
                 && !RayLabels.MANAGED_BY_KUBERAY.equals(job.spec().managedBy())) {
@@ -318,7 +331,7 @@ public final class RayJobReconciler implements Reconciler {
         boolean hasSubmitter = mode == JobSubmissionMode.K8sJobMode || mode == JobSubmissionMode.SidecarMode;
         Instant submitterFinished = null;
         if (hasSubmitter) {
-            StoredObject submitter = client.get(ResourceTypes.JOBS, p.ns(), p.name());
+            StoredObject submitter = submitters.get(p.ns(), p.name());
             if (submitter != null) {
                 JsonNode failedCond = jobCondition(submitter, "Failed");
                 if (failedCond != null) {
@@ -393,15 +406,15 @@ public final class RayJobReconciler implements Reconciler {
     private Result handleTeardown(Pass p, String ds) {
         boolean pending = false;
         if (!p.selectorMode() && !isEmpty(p.d.rayClusterName)) {
-            StoredObject cluster = client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+            StoredObject cluster = clusters.get(p.ns(), p.d.rayClusterName);
             if (cluster != null) {
                 if (!cluster.isDeleting()) {
                     deleteCluster(p, cluster);
                 }
-                pending |= client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName) != null;
+                pending |= clusters.get(p.ns(), p.d.rayClusterName) != null;
             }
         }
-        StoredObject submitter = client.get(ResourceTypes.JOBS, p.ns(), p.name());
+        StoredObject submitter = submitters.get(p.ns(), p.name());
         if (submitter != null) {
             if (!submitter.isDeleting()) {
                 if (client.delete(ResourceTypes.JOBS, p.ns(), p.name())) {
@@ -409,7 +422,7 @@ public final class RayJobReconciler implements Reconciler {
                             "Deleted submitter K8s Job " + p.ns() + "/" + p.name());
                 }
             }
-            pending |= client.get(ResourceTypes.JOBS, p.ns(), p.name()) != null;
+            pending |= submitters.get(p.ns(), p.name()) != null;
         }
         if (pending) {
             return Result.requeueAfter(REQUEUE);
@@ -517,7 +530,7 @@ public final class RayJobReconciler implements Reconciler {
 
     private boolean isDone(Pass p, DeletionPolicyType policy) {
         StoredObject cluster = isEmpty(p.d.rayClusterName) ? null
-                : client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+                : clusters.get(p.ns(), p.d.rayClusterName);
         return switch (policy) {
             case DeleteNone -> true;
             case DeleteSelf -> p.so.isDeleting();
@@ -530,7 +543,7 @@ public final class RayJobReconciler implements Reconciler {
         switch (policy) {
             case DeleteCluster -> {
                 StoredObject cluster = isEmpty(p.d.rayClusterName) ? null
-                        : client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+                        : clusters.get(p.ns(), p.d.rayClusterName);
                 if (cluster != null && !cluster.isDeleting()) {
                     deleteCluster(p, cluster);
                 }
@@ -547,7 +560,7 @@ public final class RayJobReconciler implements Reconciler {
 
     private void suspendWorkers(Pass p) {
         StoredObject cluster = isEmpty(p.d.rayClusterName) ? null
-                : client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+                : clusters.get(p.ns(), p.d.rayClusterName);
         if (cluster == null || cluster.isDeleting() || allWorkersSuspended(cluster)) {
             return;
         }
@@ -680,7 +693,7 @@ public final class RayJobReconciler implements Reconciler {
     }
 
     private StoredObject getOrCreateCluster(Pass p) {
-        StoredObject cluster = client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+        StoredObject cluster = clusters.get(p.ns(), p.d.rayClusterName);
         if (p.selectorMode()) {
             if (cluster == null) {
                 events.event(p.so, EventRecorder.WARNING, "RayClusterNotFound", "Validate",
@@ -697,7 +710,7 @@ public final class RayJobReconciler implements Reconciler {
             cluster = client.create(ResourceTypes.RAYCLUSTERS, p.ns(), rc);
         } catch (ApiException e) {
             if (e.code() == 409) {
-                return client.get(ResourceTypes.RAYCLUSTERS, p.ns(), p.d.rayClusterName);
+                return clusters.get(p.ns(), p.d.rayClusterName);
             }
             events.event(p.so, EventRecorder.WARNING, "FailedToCreateRayCluster", "Create",
                     "Failed to create RayCluster " + p.ns() + "/" + p.d.rayClusterName + ": " + e.getMessage());
@@ -755,7 +768,7 @@ public final class RayJobReconciler implements Reconciler {
     }
 
     private void ensureSubmitterJob(Pass p, StoredObject cluster) {
-        if (client.get(ResourceTypes.JOBS, p.ns(), p.name()) != null) {
+        if (submitters.get(p.ns(), p.name()) != null) {
             return;
         }
         String headImage = Json.text(firstContainer(Json.at(cluster.object(), "spec", "headGroupSpec", "template")),
@@ -777,12 +790,12 @@ public final class RayJobReconciler implements Reconciler {
 
     /** {@code <rayjob>-head-svc}: a stable address of the job's head, owned by the RayJob. */
     private void ensureRayJobHeadService(Pass p, StoredObject cluster) {
-        StoredObject headSvc = client.get(ResourceTypes.SERVICES, p.ns(), ClusterServices.headServiceName(cluster.name(), RayClusterViews.spec(cluster)));
+        StoredObject headSvc = services.get(p.ns(), ClusterServices.headServiceName(cluster.name(), RayClusterViews.spec(cluster)));
         if (headSvc == null) {
             return;
         }
         String name = RayLabels.headServiceName(p.name());
-        StoredObject existing = client.get(ResourceTypes.SERVICES, p.ns(), name);
+        StoredObject existing = services.get(p.ns(), name);
         JsonNode selector = Json.at(headSvc.object(), "spec", "selector");
         if (existing != null) {
             if (Objects.equals(Json.text(existing.object(), "spec", "selector", RayLabels.CLUSTER), cluster.name())
@@ -836,7 +849,7 @@ public final class RayJobReconciler implements Reconciler {
     /** {@code <head svc>.<ns>.svc.cluster.local:<dashboard port>}, or null while the Service is missing. */
     private String dashboardUrl(StoredObject cluster) {
         String svcName = ClusterServices.headServiceName(cluster.name(), RayClusterViews.spec(cluster));
-        StoredObject svc = client.get(ResourceTypes.SERVICES, cluster.namespace(), svcName);
+        StoredObject svc = services.get(cluster.namespace(), svcName);
         if (svc == null) {
             return null;
         }

@@ -31,6 +31,7 @@ import io.kuberaysim.controller.runtime.PodConditions;
 import io.kuberaysim.controller.runtime.UpdatePredicate;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.reconcile.ConflictRetry;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
@@ -69,6 +70,9 @@ public final class RayServiceReconciler implements Reconciler {
     private final KubeClient client;
     private final Clock clock;
     private final EventRecorder events;
+    private final SharedInformer rayServices;
+    private final SharedInformer clusters;
+    private final SharedInformer services;
     private final SharedInformer pods;
     private final RayDashboardClient dashboard;
     private final long seed;
@@ -90,6 +94,9 @@ public final class RayServiceReconciler implements Reconciler {
         this.client = manager.operatorClient();
         this.clock = manager.clock();
         this.events = manager.eventRecorder(ServiceKeys.COMPONENT);
+        this.rayServices = manager.informer(ResourceTypes.RAYSERVICES);
+        this.clusters = manager.informer(ResourceTypes.RAYCLUSTERS);
+        this.services = manager.informer(ResourceTypes.SERVICES);
         this.pods = manager.informer(ResourceTypes.PODS);
         this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
         this.seed = seed;
@@ -109,30 +116,25 @@ public final class RayServiceReconciler implements Reconciler {
 
     @Override
     public Result reconcile(Request request) {
-        // The store, not the informer: this pass may follow our own status write, and a stale copy would conflict.
-        StoredObject obj = client.get(ResourceTypes.RAYSERVICES, request.namespace(), request.name());
+        StoredObject obj = rayServices.get(request.namespace(), request.name());
         if (obj == null) {
             return Result.done();
         }
+        return ConflictRetry.run(REQUEUE, () -> reconcile(obj));
+    }
+
+    private Result reconcile(StoredObject obj) {
         RayService rs = KubeClient.read(obj.object(), RayService.class);
-        try {
-            if (obj.isDeleting()) {
-                return finalizeDeletion(obj);
-            }
-            if (!obj.hasFinalizer(ServiceKeys.FINALIZER)) {
-                ObjectNode copy = obj.copy();
-                Finalizers.add(copy, ServiceKeys.FINALIZER);
-                client.update(ResourceTypes.RAYSERVICES, copy);
-                return Result.requeueAfter(REQUEUE);
-            }
-            return reconcileLive(obj, rs);
-        } catch (ApiException e) {
-            if (e.code() == 409 || e.code() == 404) {
-                // Someone else wrote first: read again soon, as controller-runtime does on a conflict error.
-                return Result.requeueAfter(REQUEUE);
-            }
-            throw e;
+        if (obj.isDeleting()) {
+            return finalizeDeletion(obj);
         }
+        if (!obj.hasFinalizer(ServiceKeys.FINALIZER)) {
+            ObjectNode copy = obj.copy();
+            Finalizers.add(copy, ServiceKeys.FINALIZER);
+            client.update(ResourceTypes.RAYSERVICES, copy);
+            return Result.requeueAfter(REQUEUE);
+        }
+        return reconcileLive(obj, rs);
     }
 
     private Result reconcileLive(StoredObject obj, RayService rs) {
@@ -226,7 +228,7 @@ public final class RayServiceReconciler implements Reconciler {
             String name = newClusterName(obj, generation, st);
             st.pending = new RayServiceStatus(null, name, null, null, null, null);
         }
-        st.numServeEndpoints = countServeEndpoints(obj);
+        st.numServeEndpoints = countServeEndpoints(obj, serveSvc);
         st.calculateConditions(now);
         if (st.numServeEndpoints == 0 && !st.isTrue(RayServiceConditions.READY)) {
             String annotation = obj.annotations().get(INITIALIZING_TIMEOUT_ANNOTATION);
@@ -316,7 +318,7 @@ public final class RayServiceReconciler implements Reconciler {
         }
         boolean servicesLeft = false;
         for (String svcName : List.of(RayLabels.headServiceName(obj.name()), RayServiceServices.serveServiceName(obj))) {
-            StoredObject svc = client.get(ResourceTypes.SERVICES, obj.namespace(), svcName);
+            StoredObject svc = services.get(obj.namespace(), svcName);
             if (svc != null && ownedBy(svc, obj)) {
                 servicesLeft = true;
                 if (!svc.isDeleting() && client.delete(ResourceTypes.SERVICES, obj.namespace(), svcName)) {
@@ -376,10 +378,10 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     private List<StoredObject> ownedClusters(StoredObject obj) {
-        String selector = RayLabels.ORIGINATED_FROM_CR_NAME + "=" + obj.name() + ","
-                + RayLabels.ORIGINATED_FROM_CRD + "=" + ServiceKeys.CRD;
+        Map<String, String> selector = Map.of(RayLabels.ORIGINATED_FROM_CR_NAME, obj.name(),
+                RayLabels.ORIGINATED_FROM_CRD, ServiceKeys.CRD);
         List<StoredObject> out = new ArrayList<>();
-        for (StoredObject c : client.list(ResourceTypes.RAYCLUSTERS, obj.namespace(), selector)) {
+        for (StoredObject c : clusters.list(obj.namespace(), selector)) {
             if (ownedBy(c, obj)) {
                 out.add(c);
             }
@@ -406,7 +408,7 @@ public final class RayServiceReconciler implements Reconciler {
         if (name == null) {
             return null;
         }
-        StoredObject c = client.get(ResourceTypes.RAYCLUSTERS, namespace, name);
+        StoredObject c = clusters.get(namespace, name);
         if (c == null) {
             return null;
         }
@@ -550,7 +552,7 @@ public final class RayServiceReconciler implements Reconciler {
         for (int attempt = 0; ; attempt++) {
             String name = ClusterNames.generate(seed, obj.namespace(), obj.name(), obj.uid(), generation, attempt);
             if (!name.equals(st.activeName()) && !name.equals(st.pendingName())
-                    && client.get(ResourceTypes.RAYCLUSTERS, obj.namespace(), name) == null) {
+                    && clusters.get(obj.namespace(), name) == null) {
                 return name;
             }
         }
@@ -660,7 +662,7 @@ public final class RayServiceReconciler implements Reconciler {
     private StoredObject reconcileService(StoredObject obj, ObjectNode desired) {
         String name = Json.text(desired, "metadata", "name");
         String ns = obj.namespace();
-        StoredObject existing = client.get(ResourceTypes.SERVICES, ns, name);
+        StoredObject existing = services.get(ns, name);
         String target = Json.text(desired, "spec", "selector", RayServiceServices.SELECTOR_CLUSTER);
         try {
             if (existing == null) {
@@ -704,9 +706,13 @@ public final class RayServiceReconciler implements Reconciler {
                 prev.lastTrafficMigratedTime());
     }
 
-    /** Ready Pods selected by the serve Service (KubeRay counts them in its EndpointSlices). */
-    private int countServeEndpoints(StoredObject obj) {
-        StoredObject svc = client.get(ResourceTypes.SERVICES, obj.namespace(), RayServiceServices.serveServiceName(obj));
+    /**
+     * Ready Pods selected by the serve Service (KubeRay counts them in its EndpointSlices); {@code reconciled} is
+     * the serve Service this pass wrote or found, which the cache may not show yet.
+     */
+    private int countServeEndpoints(StoredObject obj, StoredObject reconciled) {
+        StoredObject svc = reconciled != null ? reconciled
+                : services.get(obj.namespace(), RayServiceServices.serveServiceName(obj));
         JsonNode selector = svc == null ? null : Json.at(svc.object(), "spec", "selector");
         if (selector == null || !selector.isObject() || selector.isEmpty()) {
             return 0;
