@@ -1,9 +1,6 @@
 package io.kuberaysim.controller.runtime;
 
-import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.storage.StoredObject;
-
-import java.util.Objects;
 
 /** Decides whether an update of a watched object is worth a reconcile (controller-runtime's update predicates). */
 @FunctionalInterface
@@ -18,11 +15,9 @@ public interface UpdatePredicate {
      * graceful deletion bumps the generation, so it passes too.
      */
     UpdatePredicate GENERATION_LABELS_OR_ANNOTATIONS_CHANGED = (oldObj, newObj) ->
-            !Objects.equals(Json.at(oldObj.object(), "metadata", "generation"),
-                    Json.at(newObj.object(), "metadata", "generation"))
+            oldObj.generation() != newObj.generation()
                     || !oldObj.labels().equals(newObj.labels())
-                    || !Objects.equals(Json.at(oldObj.object(), "metadata", "annotations"),
-                    Json.at(newObj.object(), "metadata", "annotations"))
+                    || !oldObj.annotations().equals(newObj.annotations())
                     || oldObj.isDeleting() != newObj.isDeleting();
 
     /** Every update passes. */

@@ -166,8 +166,8 @@ public final class RayClusterStatusCalculator {
         Map<String, String> endpoints = endpoints(headService);
         HeadInfo head = headInfo(headPod, headService);
         DesiredResources res = DesiredResources.of(spec);
-        Long generation = cluster.metadata().path("generation").isNumber()
-                ? cluster.metadata().get("generation").asLong() : null;
+        long observed = cluster.generation();
+        Long generation = observed == 0 ? null : observed; // observedGeneration is omitempty in KubeRay's type
         return new RayClusterStatus(state, reason, res.cpu(), res.memory(), res.gpu(), res.tpu(), ready, available,
                 desired, (int) Math.min(Integer.MAX_VALUE, min), (int) Math.min(Integer.MAX_VALUE, max),
                 endpoints.isEmpty() ? null : endpoints, head, old == null ? null : old.lastUpdateTime(),
