@@ -21,6 +21,7 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.Step;
 import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.ray.cluster.ClusterServices;
 import io.kuberaysim.controller.ray.cluster.RayClusterViews;
@@ -194,19 +195,19 @@ public final class RayJobReconciler implements Reconciler {
         }
         Pass p = new Pass(so, job);
         String ds = p.d.jobDeploymentStatus == null ? JobDeploymentStatus.NEW : p.d.jobDeploymentStatus;
-        Result early = switch (ds) {
+        Step step = switch (ds) {
             case JobDeploymentStatus.NEW -> handleNew(p);
             case JobDeploymentStatus.INITIALIZING -> handleInitializing(p);
             case JobDeploymentStatus.WAITING -> handleWaiting(p);
             case JobDeploymentStatus.RUNNING -> handleRunning(p);
             case JobDeploymentStatus.SUSPENDING, JobDeploymentStatus.RETRYING -> handleTeardown(p, ds);
             case JobDeploymentStatus.SUSPENDED -> handleSuspended(p);
-            case JobDeploymentStatus.COMPLETE, JobDeploymentStatus.FAILED -> handleFinished(p);
+            case JobDeploymentStatus.COMPLETE, JobDeploymentStatus.FAILED -> Step.returnNow(handleFinished(p));
             // ValidationFailed of a spec that became valid: KubeRay has no way out either; nothing to do.
-            default -> Result.done();
+            default -> Step.returnNow(Result.done());
         };
-        if (early != null) {
-            return early;
+        if (step instanceof Step.Return r) {
+            return r.result();
         }
         checkBackoffLimit(p);
         writeStatus(p);
@@ -222,7 +223,7 @@ public final class RayJobReconciler implements Reconciler {
 
     // ---------------------------------------------------------------------------------------------- states
 
-    private Result handleNew(Pass p) {
+    private Step handleNew(Pass p) {
         ensureFinalizer(p);
         Random random = random(p);
         JobSubmissionMode mode = p.spec.submissionModeOrDefault();
@@ -241,36 +242,36 @@ public final class RayJobReconciler implements Reconciler {
         p.d.jobDeploymentStatus = JobDeploymentStatus.INITIALIZING;
         p.d.startTime = now();
         p.d.endTime = null;
-        return null;
+        return Step.CONTINUE;
     }
 
-    private Result handleInitializing(Pass p) {
+    private Step handleInitializing(Pass p) {
         if (p.spec.suspended()) {
             p.d.jobDeploymentStatus = JobDeploymentStatus.SUSPENDING;
-            return null;
+            return Step.CONTINUE;
         }
         if (checkActiveDeadline(p) || checkPreRunningDeadline(p)) {
-            return null;
+            return Step.CONTINUE;
         }
         StoredObject cluster = getOrCreateCluster(p);
         if (cluster == null) {
-            return Result.requeueAfter(REQUEUE);
+            return Step.returnNow(Result.requeueAfter(REQUEUE));
         }
         p.d.rayClusterStatus = clusterStatus(cluster);
         if (isEmpty(p.d.dashboardURL)) {
             if (!ClusterState.READY.equals(Json.text(cluster.object(), "status", "state"))) {
-                return null;
+                return Step.CONTINUE;
             }
             String url = dashboardUrl(cluster);
             if (url == null) {
-                return null;
+                return Step.CONTINUE;
             }
             p.d.dashboardURL = url;
         }
         switch (p.spec.submissionModeOrDefault()) {
             case InteractiveMode -> {
                 p.d.jobDeploymentStatus = JobDeploymentStatus.WAITING;
-                return null;
+                return Step.CONTINUE;
             }
             // SidecarMode is simulated with a submitter Job as well (see the class comment of SubmitterSimulation).
             case K8sJobMode, SidecarMode -> ensureSubmitterJob(p, cluster);
@@ -278,50 +279,34 @@ public final class RayJobReconciler implements Reconciler {
             }
         }
         p.d.jobDeploymentStatus = JobDeploymentStatus.RUNNING;
-        return null;
+        return Step.CONTINUE;
     }
 
-    private Result handleWaiting(Pass p) {
+    private Step handleWaiting(Pass p) {
         if (checkPreRunningDeadline(p)) {
-            return null;
+            return Step.CONTINUE;
         }
         if (!isEmpty(p.spec.jobId())) {
             p.d.jobId = p.spec.jobId();
             p.d.jobDeploymentStatus = JobDeploymentStatus.RUNNING;
         }
-        return null;
+        return Step.CONTINUE;
     }
 
-    private Result handleRunning(Pass p) {
+    private Step handleRunning(Pass p) {
         if (p.spec.suspended()) {
             p.d.jobDeploymentStatus = JobDeploymentStatus.SUSPENDING;
-            return null;
-        }
-        if (checkActiveDeadline(p)) {
-            return null;
+            return Step.CONTINUE;
         }
         Instant now = clock.now();
-        if (JobStatus.isTerminal(p.d.jobStatus) && p.d.rayJobInfo != null && p.d.rayJobInfo.endTime() != null
-                && now.isAfter(p.d.rayJobInfo.endTime().plus(TRANSITION_GRACE_PERIOD))) {
-            boolean failed = JobStatus.FAILED.equals(p.d.jobStatus);
-            finish(p, failed ? JobDeploymentStatus.FAILED : JobDeploymentStatus.COMPLETE,
-                    JobFailedReason.TRANSITION_GRACE_PERIOD_EXCEEDED,
-                    "The RayJob deployment status did not follow the Ray job status " + p.d.jobStatus + " within "
-                            + TRANSITION_GRACE_PERIOD.toSeconds() + "s");
-            return null;
-        }
-        if (p.d.jobStatusCheckFailureStartTime != null
-                && now.isAfter(p.d.jobStatusCheckFailureStartTime.plus(STATUS_CHECK_TIMEOUT))) {
-            finish(p, JobDeploymentStatus.FAILED, JobFailedReason.JOB_STATUS_CHECK_TIMEOUT_EXCEEDED,
-                    "Failed to get the Ray job status from the dashboard for more than "
-                            + STATUS_CHECK_TIMEOUT.toSeconds() + "s");
-            return null;
+        if (checkActiveDeadline(p) || checkTransitionGracePeriod(p, now) || checkStatusCheckTimeout(p, now)) {
+            return Step.CONTINUE;
         }
         // getOrCreateRayClusterInstance in Running too: a deleted cluster is created again (CreatedRayCluster);
         // a missing clusterSelector cluster is an error, retried without a status write
         StoredObject cluster = getOrCreateCluster(p);
         if (cluster == null) {
-            return Result.requeueAfter(REQUEUE);
+            return Step.returnNow(Result.requeueAfter(REQUEUE));
         }
         p.d.rayClusterStatus = clusterStatus(cluster);
         if (!p.selectorMode()) {
@@ -332,30 +317,77 @@ public final class RayJobReconciler implements Reconciler {
         Instant submitterFinished = null;
         if (hasSubmitter) {
             StoredObject submitter = submitters.get(p.ns(), p.name());
-            if (submitter != null) {
-                JsonNode failedCond = jobCondition(submitter, "Failed");
-                if (failedCond != null) {
-                    boolean appFailed = JobStatus.FAILED.equals(p.d.jobStatus);
-                    finish(p, JobDeploymentStatus.FAILED,
-                            appFailed ? JobFailedReason.APP_FAILED : JobFailedReason.SUBMISSION_FAILED,
-                            "Job submission has failed. Reason: " + Objects.toString(Json.text(failedCond, "reason"), "")
-                                    + ". Message: " + Objects.toString(Json.text(failedCond, "message"), ""));
-                    return null;
-                }
-                JsonNode completeCond = jobCondition(submitter, "Complete");
-                if (completeCond != null) {
-                    submitterFinished = parseTime(Json.text(completeCond, "lastTransitionTime"), now);
-                }
+            if (checkSubmitterFailed(p, submitter)) {
+                return Step.CONTINUE;
             }
-            if (submitterFinished != null && !JobStatus.isTerminal(p.d.jobStatus)
-                    && now.isAfter(submitterFinished.plus(SUBMITTER_FINISHED_TIMEOUT))) {
-                p.d.jobStatus = JobStatus.FAILED;
-                finish(p, JobDeploymentStatus.FAILED, JobFailedReason.TRANSITION_GRACE_PERIOD_EXCEEDED,
-                        "The RayJob submitter finished at " + submitterFinished + " but the Ray job did not reach a "
-                                + "terminal state within " + SUBMITTER_FINISHED_TIMEOUT.toSeconds() + "s");
-                return null;
+            submitterFinished = submitterFinishedAt(submitter, now);
+            if (checkSubmitterFinishedTimeout(p, submitterFinished, now)) {
+                return Step.CONTINUE;
             }
         }
+        updateFromDashboard(p, mode, hasSubmitter, submitterFinished);
+        return Step.CONTINUE;
+    }
+
+    /** The Ray job ended but the deployment status did not follow within the grace period. */
+    private boolean checkTransitionGracePeriod(Pass p, Instant now) {
+        if (!JobStatus.isTerminal(p.d.jobStatus) || p.d.rayJobInfo == null || p.d.rayJobInfo.endTime() == null
+                || !now.isAfter(p.d.rayJobInfo.endTime().plus(TRANSITION_GRACE_PERIOD))) {
+            return false;
+        }
+        boolean failed = JobStatus.FAILED.equals(p.d.jobStatus);
+        finish(p, failed ? JobDeploymentStatus.FAILED : JobDeploymentStatus.COMPLETE,
+                JobFailedReason.TRANSITION_GRACE_PERIOD_EXCEEDED,
+                "The RayJob deployment status did not follow the Ray job status " + p.d.jobStatus + " within "
+                        + TRANSITION_GRACE_PERIOD.toSeconds() + "s");
+        return true;
+    }
+
+    /** The dashboard has not answered for longer than the status check timeout. */
+    private boolean checkStatusCheckTimeout(Pass p, Instant now) {
+        if (p.d.jobStatusCheckFailureStartTime == null
+                || !now.isAfter(p.d.jobStatusCheckFailureStartTime.plus(STATUS_CHECK_TIMEOUT))) {
+            return false;
+        }
+        finish(p, JobDeploymentStatus.FAILED, JobFailedReason.JOB_STATUS_CHECK_TIMEOUT_EXCEEDED,
+                "Failed to get the Ray job status from the dashboard for more than "
+                        + STATUS_CHECK_TIMEOUT.toSeconds() + "s");
+        return true;
+    }
+
+    private boolean checkSubmitterFailed(Pass p, StoredObject submitter) {
+        JsonNode failedCond = submitter == null ? null : jobCondition(submitter, "Failed");
+        if (failedCond == null) {
+            return false;
+        }
+        boolean appFailed = JobStatus.FAILED.equals(p.d.jobStatus);
+        finish(p, JobDeploymentStatus.FAILED, appFailed ? JobFailedReason.APP_FAILED : JobFailedReason.SUBMISSION_FAILED,
+                "Job submission has failed. Reason: " + Objects.toString(Json.text(failedCond, "reason"), "")
+                        + ". Message: " + Objects.toString(Json.text(failedCond, "message"), ""));
+        return true;
+    }
+
+    /** When the submitter Job completed, or null while it runs. */
+    private static Instant submitterFinishedAt(StoredObject submitter, Instant now) {
+        JsonNode completeCond = submitter == null ? null : jobCondition(submitter, "Complete");
+        return completeCond == null ? null : parseTime(Json.text(completeCond, "lastTransitionTime"), now);
+    }
+
+    /** The submitter finished but the Ray job did not reach a terminal state in time. */
+    private boolean checkSubmitterFinishedTimeout(Pass p, Instant submitterFinished, Instant now) {
+        if (submitterFinished == null || JobStatus.isTerminal(p.d.jobStatus)
+                || !now.isAfter(submitterFinished.plus(SUBMITTER_FINISHED_TIMEOUT))) {
+            return false;
+        }
+        p.d.jobStatus = JobStatus.FAILED;
+        finish(p, JobDeploymentStatus.FAILED, JobFailedReason.TRANSITION_GRACE_PERIOD_EXCEEDED,
+                "The RayJob submitter finished at " + submitterFinished + " but the Ray job did not reach a "
+                        + "terminal state within " + SUBMITTER_FINISHED_TIMEOUT.toSeconds() + "s");
+        return true;
+    }
+
+    /** Reads the Ray job from the dashboard (submitting it in HTTPMode) and finishes the RayJob when it ended. */
+    private void updateFromDashboard(Pass p, JobSubmissionMode mode, boolean hasSubmitter, Instant submitterFinished) {
         ClusterKey key = clusterKey(p);
         try {
             Optional<JobDetails> info = dashboard.getJobInfo(key, p.d.jobId);
@@ -367,7 +399,7 @@ public final class RayJobReconciler implements Reconciler {
                     finish(p, JobDeploymentStatus.FAILED, JobFailedReason.APP_FAILED,
                             "Submitter completed but Ray job not found in RayCluster.");
                 }
-                return null;
+                return;
             }
             JobDetails j = info.get();
             p.d.jobStatus = j.status().name();
@@ -389,7 +421,6 @@ public final class RayJobReconciler implements Reconciler {
             }
             p.wake(p.d.jobStatusCheckFailureStartTime.plus(STATUS_CHECK_TIMEOUT).plusMillis(1));
         }
-        return null;
     }
 
     private void submitOverHttp(Pass p, ClusterKey key) {
@@ -403,7 +434,7 @@ public final class RayJobReconciler implements Reconciler {
     }
 
     /** Suspending and Retrying: delete the cluster and the submitter, then start over (or stay suspended). */
-    private Result handleTeardown(Pass p, String ds) {
+    private Step handleTeardown(Pass p, String ds) {
         boolean pending = false;
         if (!p.selectorMode() && !isEmpty(p.d.rayClusterName)) {
             StoredObject cluster = clusters.get(p.ns(), p.d.rayClusterName);
@@ -425,7 +456,7 @@ public final class RayJobReconciler implements Reconciler {
             pending |= submitters.get(p.ns(), p.name()) != null;
         }
         if (pending) {
-            return Result.requeueAfter(REQUEUE);
+            return Step.returnNow(Result.requeueAfter(REQUEUE));
         }
         p.d.rayClusterName = null;
         p.d.dashboardURL = null;
@@ -437,16 +468,16 @@ public final class RayJobReconciler implements Reconciler {
         p.d.jobStatus = JobStatus.NEW;
         p.d.jobDeploymentStatus = JobDeploymentStatus.SUSPENDING.equals(ds) ? JobDeploymentStatus.SUSPENDED
                 : JobDeploymentStatus.NEW;
-        return null;
+        return Step.CONTINUE;
     }
 
-    private Result handleSuspended(Pass p) {
+    private Step handleSuspended(Pass p) {
         if (p.spec.suspended()) {
-            return Result.done();
+            return Step.returnNow(Result.done());
         }
         p.d.jobStatus = JobStatus.NEW;
         p.d.jobDeploymentStatus = JobDeploymentStatus.NEW;
-        return null;
+        return Step.CONTINUE;
     }
 
     /** Complete / Failed: the clean-up policies. Never changes the status. */

@@ -17,6 +17,7 @@ import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.GoDuration;
 import io.kuberaysim.controller.ray.cluster.RayClusterValidation;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.Step;
 import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
 import io.kuberaysim.controller.ray.dashboard.DashboardException;
@@ -86,6 +87,15 @@ public final class RayServiceReconciler implements Reconciler {
         }
     }
 
+    /** The active and pending clusters of a pass (null where there is none). */
+    private record Clusters(Cluster active, Cluster pending) {
+    }
+
+    /** The head and serve Services as this pass left them (null where not written or failed). */
+    private record Services(StoredObject head, StoredObject serve) {
+        static final Services NONE = new Services(null, null);
+    }
+
     /** What reconcileServe learnt about a cluster. */
     private record ServeResult(boolean ready, Map<String, AppStatus> apps) {
     }
@@ -140,32 +150,57 @@ public final class RayServiceReconciler implements Reconciler {
     private Result reconcileLive(StoredObject obj, RayService rs) {
         Instant now = clock.now();
         WorkingStatus st = WorkingStatus.from(rs.status());
-        long generation = obj.generation();
-
-        ValidationFailure invalid = validate(obj, rs);
-        if (invalid != null) {
-            events.event(obj, EventRecorder.WARNING, invalid.eventReason(RayService.KIND), "Validate",
-                    obj.namespace() + "/" + obj.name() + ": " + invalid.message());
-            st.observedGeneration = generation;
-            st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.VALIDATION_FAILED,
-                    invalid.message(), now);
-            st.serviceStatus = null;
-            writeStatus(obj, rs, st);
-            return Result.done();
+        if (validateSpec(obj, rs, st, now) instanceof Step.Return r) {
+            return r.result();
         }
-
-        Result suspended = handleSuspend(obj, rs, st, now);
-        if (suspended != null) {
-            return suspended;
+        if (handleSuspend(obj, rs, st, now) instanceof Step.Return r) {
+            return r.result();
         }
-
         cleanUpDanglingClusters(obj, rs, st, now);
         if (st.initializingTimedOut()) {
             // terminal: only the clean-up above runs until the RayService is deleted and created again
             return ownedClusters(obj).isEmpty() ? Result.done() : Result.requeueAfter(REQUEUE);
         }
+        Clusters clusters = reconcileRayClusters(obj, st);
+        boolean exclude = Boolean.TRUE.equals(rs.spec().excludeHeadPodFromServeSvc());
+        updateHeadPodServeLabel(obj, clusters.active(), exclude);
+        updateHeadPodServeLabel(obj, clusters.pending(), exclude);
 
-        // reconcileRayCluster: create the pending cluster once named; update in place when only groups were appended.
+        ServeResult pendingServe = null;
+        ServeResult activeServe = null;
+        if (clusters.pending() != null) {
+            pendingServe = reconcileServe(obj, rs, clusters.pending(), true);
+        }
+        if (clusters.active() != null && clusters.pending() == null
+                && !shouldPrepareNewCluster(obj, clusters.active(), null, false)) {
+            // KubeRay reconciles (and reads) the active cluster's applications only when no new cluster is
+            // pending: during a blue/green upgrade activeServiceStatus.applicationStatuses stays empty
+            activeServe = reconcileServe(obj, rs, clusters.active(), true);
+        }
+        Services services = reconcileServices(obj, clusters, activeServe, pendingServe);
+        calculateStatus(obj, st, clusters, activeServe, pendingServe, services, now);
+        writeStatus(obj, rs, st);
+        return Result.requeueAfter(REQUEUE);
+    }
+
+    /** KubeRay's validation step: an invalid RayService gets a Warning Event and Ready=False, nothing else. */
+    private Step validateSpec(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
+        ValidationFailure invalid = validate(obj, rs);
+        if (invalid == null) {
+            return Step.CONTINUE;
+        }
+        events.event(obj, EventRecorder.WARNING, invalid.eventReason(RayService.KIND), "Validate",
+                obj.namespace() + "/" + obj.name() + ": " + invalid.message());
+        st.observedGeneration = obj.generation();
+        st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.VALIDATION_FAILED,
+                invalid.message(), now);
+        st.serviceStatus = null;
+        writeStatus(obj, rs, st);
+        return Step.returnNow(Result.done());
+    }
+
+    /** KubeRay's reconcileRayCluster: create the pending cluster once named; update in place when only groups were appended. */
+    private Clusters reconcileRayClusters(StoredObject obj, WorkingStatus st) {
         Cluster active = cluster(obj.namespace(), st.activeName());
         Cluster pending = cluster(obj.namespace(), st.pendingName());
         if (st.pendingName() != null && pending == null) {
@@ -175,73 +210,68 @@ public final class RayServiceReconciler implements Reconciler {
         } else if (shouldUpdateCluster(obj, st, pending, false)) {
             pending = updateCluster(obj, pending, "pending");
         }
+        return new Clusters(active, pending);
+    }
 
-        boolean exclude = Boolean.TRUE.equals(rs.spec().excludeHeadPodFromServeSvc());
-        updateHeadPodServeLabel(obj, active, exclude);
-        updateHeadPodServeLabel(obj, pending, exclude);
-
-        ServeResult pendingServe = null;
-        ServeResult activeServe = null;
-        if (pending != null) {
-            pendingServe = reconcileServe(obj, rs, pending, true);
-        }
-        if (active != null && pending == null && !shouldPrepareNewCluster(obj, active, null, false)) {
-            // KubeRay reconciles (and reads) the active cluster's applications only when no new cluster is
-            // pending: during a blue/green upgrade activeServiceStatus.applicationStatuses stays empty
-            activeServe = reconcileServe(obj, rs, active, true);
-        }
-
-        StoredObject headSvc = null;
-        StoredObject serveSvc = null;
+    /** KubeRay's reconcileServices: head and serve Services point at the pending cluster once ready, else the active. */
+    private Services reconcileServices(StoredObject obj, Clusters clusters, ServeResult activeServe,
+            ServeResult pendingServe) {
         boolean pendingReady = pendingServe != null && pendingServe.ready();
         boolean activeReady = activeServe != null && activeServe.ready();
-        if (pendingReady || activeReady) {
-            Cluster target = pendingReady ? pending : active;
-            ObjectNode desiredServe = RayServiceServices.serveService(obj, target.name());
-            if (desiredServe == null) {
-                events.event(obj, EventRecorder.WARNING, "FailedToCreateService", "Create",
-                        "Failed to create the serve service for " + obj.namespace() + "/" + obj.name()
-                                + ": please specify a port named 'serve' in the head group's Ray container");
-            } else {
-                headSvc = reconcileService(obj, RayServiceServices.headService(obj, target.name()));
-                serveSvc = reconcileService(obj, desiredServe);
-            }
+        if (!pendingReady && !activeReady) {
+            return Services.NONE;
         }
+        Cluster target = pendingReady ? clusters.pending() : clusters.active();
+        ObjectNode desiredServe = RayServiceServices.serveService(obj, target.name());
+        if (desiredServe == null) {
+            events.event(obj, EventRecorder.WARNING, "FailedToCreateService", "Create",
+                    "Failed to create the serve service for " + obj.namespace() + "/" + obj.name()
+                            + ": please specify a port named 'serve' in the head group's Ray container");
+            return Services.NONE;
+        }
+        StoredObject headSvc = reconcileService(obj, RayServiceServices.headService(obj, target.name()));
+        return new Services(headSvc, reconcileService(obj, desiredServe));
+    }
 
-        // calculateStatus
+    /** KubeRay's calculateStatus, with the promotion of the pending cluster once the Services point at it. */
+    private void calculateStatus(StoredObject obj, WorkingStatus st, Clusters clusters, ServeResult activeServe,
+            ServeResult pendingServe, Services services, Instant now) {
+        long generation = obj.generation();
         st.observedGeneration = generation;
-        st.active = withCluster(st.active, active, activeServe);
-        st.pending = withCluster(st.pending, pending, pendingServe);
-        boolean pendingServing = false;
-        if (headSvc != null && serveSvc != null) {
-            String pointsTo = RayServiceServices.selectedCluster(headSvc);
-            pendingServing = pointsTo != null && pointsTo.equals(st.pendingName());
-            if (pointsTo != null && !pointsTo.equals(st.activeName())) {
-                // The Services switched: promote the pending cluster in the same pass.
-                st.active = st.pending;
-                st.pending = null;
-                active = pending;
-                pending = null;
-            }
+        st.active = withCluster(st.active, clusters.active(), activeServe);
+        st.pending = withCluster(st.pending, clusters.pending(), pendingServe);
+        String pointsTo = services.head() != null && services.serve() != null
+                ? RayServiceServices.selectedCluster(services.head()) : null;
+        boolean pendingServing = pointsTo != null && pointsTo.equals(st.pendingName());
+        Clusters current = clusters;
+        if (pointsTo != null && !pointsTo.equals(st.activeName())) {
+            // The Services switched: promote the pending cluster in the same pass.
+            st.active = st.pending;
+            st.pending = null;
+            current = new Clusters(clusters.pending(), null);
         }
-        if (shouldPrepareNewCluster(obj, active, pending, pendingServing)) {
+        if (shouldPrepareNewCluster(obj, current.active(), current.pending(), pendingServing)) {
             String name = newClusterName(obj, generation, st);
             st.pending = new RayServiceStatus(null, name, null, null, null, null);
         }
-        st.numServeEndpoints = countServeEndpoints(obj, serveSvc);
+        st.numServeEndpoints = countServeEndpoints(obj, services.serve());
         st.calculateConditions(now);
-        if (st.numServeEndpoints == 0 && !st.isTrue(RayServiceConditions.READY)) {
-            String annotation = obj.annotations().get(INITIALIZING_TIMEOUT_ANNOTATION);
-            Duration timeout = annotation == null || annotation.isEmpty() ? null : initializingTimeout(annotation);
-            Duration spent = st.markFailedOnInitializingTimeout(timeout, now);
-            if (spent != null) {
-                events.event(obj, EventRecorder.WARNING, "RayServiceInitializingTimeout", "Reconcile",
-                        "RayService initializing timeout exceeded after " + GoDuration.format(spent)
-                                + " (configured timeout: " + GoDuration.format(timeout) + ")");
-            }
+        checkInitializingTimeout(obj, st, now);
+    }
+
+    /** KubeRay's markFailedOnInitializingTimeout, checked while nothing serves and Ready is not True. */
+    private void checkInitializingTimeout(StoredObject obj, WorkingStatus st, Instant now) {
+        if (st.numServeEndpoints != 0 || st.isTrue(RayServiceConditions.READY)) {
+            return;
         }
-        writeStatus(obj, rs, st);
-        return Result.requeueAfter(REQUEUE);
+        String annotation = obj.annotations().get(INITIALIZING_TIMEOUT_ANNOTATION);
+        Duration timeout = annotation == null || annotation.isEmpty() ? null : initializingTimeout(annotation);
+        Duration spent = st.markFailedOnInitializingTimeout(timeout, now);
+        if (spent != null) {
+            events.event(obj, EventRecorder.WARNING, "RayServiceInitializingTimeout", "Reconcile",
+                    "RayService initializing timeout exceeded after " + GoDuration.format(spent)
+                            + " (configured timeout: " + GoDuration.format(timeout) + ")");
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -266,15 +296,15 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     /**
-     * KubeRay's {@code handleSuspend}; null means "continue with the normal pass". Suspended + {@code suspend: false}
+     * KubeRay's {@code handleSuspend}. Suspended + {@code suspend: false}
      * resumes; {@code suspend: true} commits Suspending first (status only); once Suspending is recorded the
      * deletion runs to completion whatever {@code suspend} says now, then Suspended.
      */
-    private Result handleSuspend(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
+    private Step handleSuspend(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
         boolean suspend = Boolean.TRUE.equals(rs.spec().suspend());
         if (st.isTrue(RayServiceConditions.SUSPENDED)) {
             if (suspend) {
-                return Result.done();
+                return Step.returnNow(Result.done());
             }
             st.observedGeneration = obj.generation();
             st.setCondition(RayServiceConditions.SUSPENDED, Condition.Status.False,
@@ -286,11 +316,11 @@ public final class RayServiceReconciler implements Reconciler {
             st.removeCondition(RayServiceConditions.UPGRADE_IN_PROGRESS);
             st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
                     RayServiceConditions.INITIALIZING, "RayService is initializing after resuming from suspend.", now);
-            return null; // suspend is no longer operative: the same pass goes on reconciling
+            return Step.CONTINUE; // suspend is no longer operative: the same pass goes on reconciling
         }
         if (!st.isTrue(RayServiceConditions.SUSPENDING)) {
             if (!suspend) {
-                return null;
+                return Step.CONTINUE;
             }
             st.observedGeneration = obj.generation();
             st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.True,
@@ -307,7 +337,7 @@ public final class RayServiceReconciler implements Reconciler {
             st.numServeEndpoints = 0;
             st.serviceStatus = null;
             writeStatus(obj, rs, st);
-            return Result.requeueAfter(REQUEUE);
+            return Step.returnNow(Result.requeueAfter(REQUEUE));
         }
         // Suspending: delete everything the service made, then report Suspended.
         List<StoredObject> clusters = ownedClusters(obj);
@@ -340,12 +370,12 @@ public final class RayServiceReconciler implements Reconciler {
                     RayServiceConditions.SUSPEND_COMPLETE, "No rollback in progress.", now);
             writeStatus(obj, rs, st);
             // requeue: if suspend went back to false meanwhile, the next pass resumes
-            return Result.requeueAfter(REQUEUE);
+            return Step.returnNow(Result.requeueAfter(REQUEUE));
         }
         st.setCondition(RayServiceConditions.SUSPENDING, Condition.Status.True, RayServiceConditions.SUSPEND_IN_PROGRESS,
                 "Waiting for all Kubernetes resources owned by this RayService to be deleted.", now);
         writeStatus(obj, rs, st);
-        return Result.requeueAfter(REQUEUE);
+        return Step.returnNow(Result.requeueAfter(REQUEUE));
     }
 
     /**
