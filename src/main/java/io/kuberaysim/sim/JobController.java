@@ -60,102 +60,123 @@ final class JobController {
             return Result.done();
         }
         JsonNode obj = job.object();
-        // The store is read directly (one namespace, label-indexed by job uid) so Pods this controller just
-        // created are always counted; this stands in for client-go's expectations.
-        List<StoredObject> pods = client.list(ResourceTypes.PODS, job.namespace(),
-                "batch.kubernetes.io/controller-uid=" + job.uid());
-        List<StoredObject> active = new ArrayList<>();
-        int succeeded = 0;
-        int failed = 0;
-        int ready = 0;
-        int terminating = 0;
-        for (StoredObject p : pods) {
-            String phase = Json.text(p.object(), "status", "phase");
-            if ("Succeeded".equals(phase)) {
-                succeeded++;
-            } else if ("Failed".equals(phase)) {
-                failed++;
-            } else if (p.isDeleting()) {
-                terminating++;
-            } else {
-                active.add(p);
-                JsonNode r = Scheduler.condition(p, "Ready");
-                if (r != null && "True".equals(Json.text(r, "status"))) {
-                    ready++;
-                }
-            }
-        }
-        succeeded = Math.max(succeeded, obj.path("status").path("succeeded").asInt(0));
-        failed = Math.max(failed, obj.path("status").path("failed").asInt(0));
-        boolean finished = hasCondition(obj, "Complete") || hasCondition(obj, "Failed");
-        Instant now = clock.now();
+        PodCounts counts = countPods(job);
         ObjectNode next = job.copy();
         ObjectNode status = Json.child(next, "status");
         ArrayNode conds = status.has("conditions") ? (ArrayNode) status.get("conditions") : status.putArray("conditions");
-        int completions = obj.path("spec").path("completions").asInt(1);
-        int parallelism = obj.path("spec").path("parallelism").asInt(1);
-        int backoffLimit = obj.path("spec").path("backoffLimit").asInt(6);
-        boolean suspended = obj.path("spec").path("suspend").asBoolean(false);
-
-        if (!finished) {
-            if (failed > backoffLimit) {
-                String msg = "Job has reached the specified backoff limit";
-                addCondition(conds, "FailureTarget", "BackoffLimitExceeded", msg, now);
-                addCondition(conds, "Failed", "BackoffLimitExceeded", msg, now);
-                deleteAll(active);
-                terminating += active.size();
-                active.clear();
-                events.event(job, EventRecorder.WARNING, "BackoffLimitExceeded", "Failed", msg);
-            } else if (succeeded >= completions) {
-                String msg = "Reached expected number of succeeded pods";
-                addCondition(conds, "SuccessCriteriaMet", "CompletionsReached", msg, now);
-                addCondition(conds, "Complete", "CompletionsReached", msg, now);
-                status.put("completionTime", ts(now));
-                events.event(job, EventRecorder.NORMAL, "Completed", "Complete", "Job completed");
-            } else if (suspended) {
-                deleteAll(active);
-                terminating += active.size();
-                active.clear();
-                if (!hasCondition(obj, "Suspended")) {
-                    removeCondition(conds, "Suspended");
-                    addCondition(conds, "Suspended", "JobSuspended", "Job suspended", now);
-                    events.event(job, EventRecorder.NORMAL, "Suspended", "Suspend", "Job suspended");
-                }
-            } else {
-                if (hasCondition(obj, "Suspended")) {
-                    removeCondition(conds, "Suspended");
-                    addCondition(conds, "Suspended", "JobResumed", "Job resumed", now);
-                    ((ObjectNode) conds.get(conds.size() - 1)).put("status", "False");
-                }
-                if (!status.has("startTime")) {
-                    status.put("startTime", ts(now));
-                }
-                int want = Math.min(parallelism, completions - succeeded);
-                for (int i = active.size(); i < want; i++) {
-                    StoredObject created = client.create(ResourceTypes.PODS, job.namespace(), podFor(job));
-                    active.add(created);
-                    events.event(job, EventRecorder.NORMAL, "SuccessfulCreate", "Create",
-                            "Created pod: " + created.name());
-                }
-            }
+        if (!hasCondition(obj, "Complete") && !hasCondition(obj, "Failed")) {
+            syncJob(job, counts, status, conds, clock.now());
         }
-        status.put("active", active.size());
-        if (succeeded > 0 || status.has("succeeded")) {
-            status.put("succeeded", succeeded);
-        }
-        if (failed > 0 || status.has("failed")) {
-            status.put("failed", failed);
-        }
-        status.put("ready", ready);
-        status.put("terminating", terminating);
-        if (active.isEmpty()) {
-            status.remove("active");
-        }
-        status.putObject("uncountedTerminatedPods");
+        writeCounts(status, counts);
         if (!next.equals(obj)) {
             client.updateStatus(ResourceTypes.JOBS, next);
         }
         return Result.done();
+    }
+
+    /** The Job's Pods by state; succeeded and failed never fall below what the status already counted. */
+    private static final class PodCounts {
+        final List<StoredObject> active = new ArrayList<>();
+        int succeeded;
+        int failed;
+        int ready;
+        int terminating;
+    }
+
+    private PodCounts countPods(StoredObject job) {
+        // The store is read directly (one namespace, label-indexed by job uid) so Pods this controller just
+        // created are always counted; this stands in for client-go's expectations.
+        List<StoredObject> pods = client.list(ResourceTypes.PODS, job.namespace(),
+                "batch.kubernetes.io/controller-uid=" + job.uid());
+        PodCounts counts = new PodCounts();
+        for (StoredObject p : pods) {
+            String phase = Json.text(p.object(), "status", "phase");
+            if ("Succeeded".equals(phase)) {
+                counts.succeeded++;
+            } else if ("Failed".equals(phase)) {
+                counts.failed++;
+            } else if (p.isDeleting()) {
+                counts.terminating++;
+            } else {
+                counts.active.add(p);
+                JsonNode r = Scheduler.condition(p, "Ready");
+                if (r != null && "True".equals(Json.text(r, "status"))) {
+                    counts.ready++;
+                }
+            }
+        }
+        JsonNode status = job.object().path("status");
+        counts.succeeded = Math.max(counts.succeeded, status.path("succeeded").asInt(0));
+        counts.failed = Math.max(counts.failed, status.path("failed").asInt(0));
+        return counts;
+    }
+
+    /** An unfinished Job: fail it past the backoff limit, complete it, suspend it, or run its Pods. */
+    private void syncJob(StoredObject job, PodCounts counts, ObjectNode status, ArrayNode conds, Instant now) {
+        JsonNode spec = job.object().path("spec");
+        int completions = spec.path("completions").asInt(1);
+        if (counts.failed > spec.path("backoffLimit").asInt(6)) {
+            String msg = "Job has reached the specified backoff limit";
+            addCondition(conds, "FailureTarget", "BackoffLimitExceeded", msg, now);
+            addCondition(conds, "Failed", "BackoffLimitExceeded", msg, now);
+            terminateActive(counts);
+            events.event(job, EventRecorder.WARNING, "BackoffLimitExceeded", "Failed", msg);
+        } else if (counts.succeeded >= completions) {
+            String msg = "Reached expected number of succeeded pods";
+            addCondition(conds, "SuccessCriteriaMet", "CompletionsReached", msg, now);
+            addCondition(conds, "Complete", "CompletionsReached", msg, now);
+            status.put("completionTime", ts(now));
+            events.event(job, EventRecorder.NORMAL, "Completed", "Complete", "Job completed");
+        } else if (spec.path("suspend").asBoolean(false)) {
+            terminateActive(counts);
+            if (!hasCondition(job.object(), "Suspended")) {
+                removeCondition(conds, "Suspended");
+                addCondition(conds, "Suspended", "JobSuspended", "Job suspended", now);
+                events.event(job, EventRecorder.NORMAL, "Suspended", "Suspend", "Job suspended");
+            }
+        } else {
+            runPods(job, counts, status, conds, now, Math.min(spec.path("parallelism").asInt(1),
+                    completions - counts.succeeded));
+        }
+    }
+
+    /** A running Job: resumed if it was suspended, started, and topped up to {@code want} active Pods. */
+    private void runPods(StoredObject job, PodCounts counts, ObjectNode status, ArrayNode conds, Instant now, int want) {
+        if (hasCondition(job.object(), "Suspended")) {
+            removeCondition(conds, "Suspended");
+            addCondition(conds, "Suspended", "JobResumed", "Job resumed", now);
+            ((ObjectNode) conds.get(conds.size() - 1)).put("status", "False");
+        }
+        if (!status.has("startTime")) {
+            status.put("startTime", ts(now));
+        }
+        for (int i = counts.active.size(); i < want; i++) {
+            StoredObject created = client.create(ResourceTypes.PODS, job.namespace(), podFor(job));
+            counts.active.add(created);
+            events.event(job, EventRecorder.NORMAL, "SuccessfulCreate", "Create", "Created pod: " + created.name());
+        }
+    }
+
+    private void terminateActive(PodCounts counts) {
+        deleteAll(counts.active);
+        counts.terminating += counts.active.size();
+        counts.active.clear();
+    }
+
+    private static void writeCounts(ObjectNode status, PodCounts counts) {
+        status.put("active", counts.active.size());
+        if (counts.succeeded > 0 || status.has("succeeded")) {
+            status.put("succeeded", counts.succeeded);
+        }
+        if (counts.failed > 0 || status.has("failed")) {
+            status.put("failed", counts.failed);
+        }
+        status.put("ready", counts.ready);
+        status.put("terminating", counts.terminating);
+        if (counts.active.isEmpty()) {
+            status.remove("active");
+        }
+        status.putObject("uncountedTerminatedPods");
     }
 
     private void deleteAll(List<StoredObject> pods) {

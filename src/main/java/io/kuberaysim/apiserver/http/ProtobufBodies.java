@@ -176,62 +176,67 @@ final class ProtobufBodies {
                         out.set(f.name(), m);
                     }
                 }
-                case MAP, BYTES_MAP -> {
-                    Reader entry = in.sub();
-                    String key = "";
-                    String value = "";
-                    while (entry.more()) {
-                        int t = entry.varint32();
-                        if (t >>> 3 == 1 && (t & 7) == 2) {
-                            key = entry.string();
-                        } else if (t >>> 3 == 2 && (t & 7) == 2) {
-                            value = f.type() == T.MAP ? entry.string()
-                                    : Base64.getEncoder().encodeToString(entry.bytes());
-                        } else {
-                            entry.skip(t & 7);
-                        }
-                    }
-                    out.withObjectProperty(f.name()).put(key, value);
-                }
-                case TIME -> {
-                    Reader time = in.sub();
-                    long seconds = 0;
-                    while (time.more()) {
-                        int t = time.varint32();
-                        if (t >>> 3 == 1 && (t & 7) == 0) {
-                            seconds = time.varint();
-                        } else {
-                            time.skip(t & 7);
-                        }
-                    }
-                    if (seconds != 0) {
-                        out.put(f.name(), DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(seconds)));
-                    }
-                }
-                case INT_OR_STRING -> {
-                    Reader ios = in.sub();
-                    long type = 0;
-                    long intVal = 0;
-                    String strVal = "";
-                    while (ios.more()) {
-                        int t = ios.varint32();
-                        switch (t >>> 3) {
-                            case 1 -> type = ios.varint();
-                            case 2 -> intVal = ios.varint();
-                            case 3 -> strVal = ios.string();
-                            default -> ios.skip(t & 7);
-                        }
-                    }
-                    if (type == 1) {
-                        out.put(f.name(), strVal);
-                    } else {
-                        out.put(f.name(), (int) intVal);
-                    }
-                }
+                case MAP, BYTES_MAP -> mapEntry(in.sub(), f, out.withObjectProperty(f.name()));
+                case TIME -> time(in.sub(), f.name(), out);
+                case INT_OR_STRING -> intOrString(in.sub(), f.name(), out);
                 default -> throw new IllegalStateException("unhandled field type " + f.type());
             }
         }
         return out;
+    }
+
+    /** One entry of a {@code map<string, string|bytes>} field (bytes values base64, as JSON has them). */
+    private static void mapEntry(Reader entry, F f, ObjectNode map) {
+        String key = "";
+        String value = "";
+        while (entry.more()) {
+            int t = entry.varint32();
+            if (t >>> 3 == 1 && (t & 7) == 2) {
+                key = entry.string();
+            } else if (t >>> 3 == 2 && (t & 7) == 2) {
+                value = f.type() == T.MAP ? entry.string() : Base64.getEncoder().encodeToString(entry.bytes());
+            } else {
+                entry.skip(t & 7);
+            }
+        }
+        map.put(key, value);
+    }
+
+    /** A {@code metav1.Time} (seconds only, as its JSON form); the zero time is left out. */
+    private static void time(Reader time, String name, ObjectNode out) {
+        long seconds = 0;
+        while (time.more()) {
+            int t = time.varint32();
+            if (t >>> 3 == 1 && (t & 7) == 0) {
+                seconds = time.varint();
+            } else {
+                time.skip(t & 7);
+            }
+        }
+        if (seconds != 0) {
+            out.put(name, DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(seconds)));
+        }
+    }
+
+    /** An {@code intstr.IntOrString}: type 1 is the string form. */
+    private static void intOrString(Reader ios, String name, ObjectNode out) {
+        long type = 0;
+        long intVal = 0;
+        String strVal = "";
+        while (ios.more()) {
+            int t = ios.varint32();
+            switch (t >>> 3) {
+                case 1 -> type = ios.varint();
+                case 2 -> intVal = ios.varint();
+                case 3 -> strVal = ios.string();
+                default -> ios.skip(t & 7);
+            }
+        }
+        if (type == 1) {
+            out.put(name, strVal);
+        } else {
+            out.put(name, (int) intVal);
+        }
     }
 
     /** A bounded cursor over protobuf wire data; malformed input is a 400, never an exception escaping. */

@@ -581,24 +581,7 @@ public final class GenericRegistry {
     public DeleteResult delete(ResourceType type, String namespace, String name, DeleteOptions options) {
         ResourceStrategy strategy = strategy(type);
         String ns = type.namespaced() ? namespace : null;
-        String policy = options.propagationPolicy();
-        if (policy == null && options.orphanDependents() != null) {
-            policy = options.orphanDependents() ? "Orphan" : "Background";
-        }
-        if (policy == null) {
-            policy = strategy.defaultPropagationPolicy();
-        }
-        if (!List.of("Foreground", "Background", "Orphan").contains(policy)) {
-            throw ApiException.invalid("DeleteOptions.meta.k8s.io", "DeleteOptions", "meta.k8s.io", "",
-                    List.of(new StatusCause("FieldValueNotSupported", "Unsupported value: \"" + policy
-                            + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
-                            "propagationPolicy")));
-        }
-        String finalizer = switch (policy) {
-            case "Orphan" -> "orphan";
-            case "Foreground" -> "foregroundDeletion";
-            default -> null;
-        };
+        String finalizer = propagationFinalizer(strategy, options);
         StoredObject current = store.get(type, ns, name);
         if (current == null) {
             throw ApiException.notFound(type, name);
@@ -625,28 +608,10 @@ public final class GenericRegistry {
             checkPreconditions(type, c, options);
             ObjectNode next = c.copy();
             ObjectNode meta = Json.child(next, "metadata");
-            if (fin != null && !hasFinalizer(meta, fin)) {
-                ArrayNode fs = meta.has("finalizers") && meta.get("finalizers").isArray()
-                        ? (ArrayNode) meta.get("finalizers") : meta.putArray("finalizers");
-                // a later delete may switch between orphan and foreground, as kube-apiserver allows
-                removeFinalizer(fs, fin.equals("orphan") ? "foregroundDeletion" : "orphan");
-                fs.add(fin);
-            }
+            addPropagationFinalizer(meta, fin);
             Instant now = now();
             if (!c.isDeleting()) {
-                // graceful deletion and finalizers are independent: a Pod deleted in the foreground (or with its own
-                // finalizers) still gets its grace period, as rest.BeforeDelete sets it
-                if (graceful) {
-                    meta.put("deletionTimestamp", now.plusSeconds(grace).toString());
-                    meta.put("deletionGracePeriodSeconds", grace);
-                } else {
-                    meta.put("deletionTimestamp", now.toString());
-                    meta.put("deletionGracePeriodSeconds", 0);
-                }
-                if (strategy.tracksGeneration() && meta.has("generation")) {
-                    meta.put("generation", meta.get("generation").asLong() + 1);
-                }
-                strategy.prepareForDelete(next);
+                beginDeletion(strategy, next, graceful ? grace : 0, now);
             } else if (options.gracePeriodSeconds() != null && grace != null && grace < deletionGrace(c.object())) {
                 // a shorter grace period brings the deletion forward; at 0 the object goes once no finalizer holds it
                 meta.put("deletionTimestamp", now.plusSeconds(grace).toString());
@@ -672,6 +637,56 @@ public final class GenericRegistry {
         } catch (ObjectStore.KeyNotFoundException e) {
             throw ApiException.notFound(type, name);
         }
+    }
+
+    /**
+     * The finalizer the deletion's propagation policy asks for ({@code orphan}, {@code foregroundDeletion}, or null
+     * for Background), as kube-apiserver's deletionFinalizersForGarbageCollection; an unknown policy is 422.
+     */
+    private static String propagationFinalizer(ResourceStrategy strategy, DeleteOptions options) {
+        String policy = options.propagationPolicy();
+        if (policy == null && options.orphanDependents() != null) {
+            policy = options.orphanDependents() ? "Orphan" : "Background";
+        }
+        if (policy == null) {
+            policy = strategy.defaultPropagationPolicy();
+        }
+        if (!List.of("Foreground", "Background", "Orphan").contains(policy)) {
+            throw ApiException.invalid("DeleteOptions.meta.k8s.io", "DeleteOptions", "meta.k8s.io", "",
+                    List.of(new StatusCause("FieldValueNotSupported", "Unsupported value: \"" + policy
+                            + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"",
+                            "propagationPolicy")));
+        }
+        return switch (policy) {
+            case "Orphan" -> "orphan";
+            case "Foreground" -> "foregroundDeletion";
+            default -> null;
+        };
+    }
+
+    private static void addPropagationFinalizer(ObjectNode meta, String fin) {
+        if (fin == null || hasFinalizer(meta, fin)) {
+            return;
+        }
+        ArrayNode fs = meta.has("finalizers") && meta.get("finalizers").isArray()
+                ? (ArrayNode) meta.get("finalizers") : meta.putArray("finalizers");
+        // a later delete may switch between orphan and foreground, as kube-apiserver allows
+        removeFinalizer(fs, fin.equals("orphan") ? "foregroundDeletion" : "orphan");
+        fs.add(fin);
+    }
+
+    /**
+     * Marks {@code next} as deleting in {@code grace} seconds (rest.BeforeDelete): graceful deletion and finalizers
+     * are independent, so a Pod deleted in the foreground (or with its own finalizers) still gets its grace period.
+     */
+    private static void beginDeletion(ResourceStrategy strategy, ObjectNode next, long grace, Instant now) {
+        ObjectNode meta = Json.child(next, "metadata");
+        meta.put("deletionTimestamp", now.plusSeconds(grace).toString());
+        meta.put("deletionGracePeriodSeconds", grace);
+        if (strategy.tracksGeneration() && meta.has("generation")) {
+            meta.put("generation", meta.get("generation").asLong() + 1);
+        }
+        strategy.prepareForDelete(next);
     }
 
     /** A deleting object's {@code metadata.deletionGracePeriodSeconds}; 0 when absent. */

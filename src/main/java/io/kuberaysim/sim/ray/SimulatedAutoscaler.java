@@ -90,61 +90,7 @@ public final class SimulatedAutoscaler implements Reconciler {
         boolean pending = false;
         List<WorkerGroupSpec> groups = spec.workerGroups();
         for (int i = 0; i < groups.size(); i++) {
-            WorkerGroupSpec g = groups.get(i);
-            String base = "/spec/workerGroupSpecs/" + i;
-            List<String> toDelete = g.scaleStrategy() == null || g.scaleStrategy().workersToDelete() == null
-                    ? List.of() : g.scaleStrategy().workersToDelete();
-            List<StoredObject> groupPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name(),
-                    RayLabels.GROUP, g.groupName(), RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_WORKER));
-            Set<String> existing = groupPods.stream().map(StoredObject::name).collect(Collectors.toSet());
-            if (!toDelete.isEmpty()) {
-                if (toDelete.stream().anyMatch(existing::contains)) {
-                    pending = true; // wait for the operator to remove them
-                    continue;
-                }
-                patch.addObject().put("op", "test").put("path", base + "/groupName").put("value", g.groupName());
-                patch.addObject().put("op", "replace").put("path", base + "/scaleStrategy/workersToDelete")
-                        .set("value", Json.MAPPER.createArrayNode());
-            }
-            Integer wanted = demand.get(g.groupName());
-            if (wanted == null) {
-                continue;
-            }
-            int hosts = g.numOfHostsOrDefault();
-            int target = Math.max(g.minReplicasOrDefault(), Math.min(g.maxReplicasOrDefault(), wanted));
-            int current = g.replicasOrZero();
-            if (target == current) {
-                continue;
-            }
-            patch.addObject().put("op", "test").put("path", base + "/groupName").put("value", g.groupName());
-            patch.addObject().put("op", g.replicas() == null ? "add" : "replace").put("path", base + "/replicas")
-                    .put("value", target);
-            if (target < current) {
-                List<String> victims = groupPods.stream()
-                        .filter(p -> !p.isDeleting())
-                        .sorted(Comparator.comparing((StoredObject p) -> {
-                            Integer idx = RayLabels.workerIndex(cluster.name(), g.groupName(), p.name());
-                            return idx == null ? Integer.MAX_VALUE : idx;
-                        }).reversed())
-                        .limit(Math.max(0, (long) (groupPods.stream().filter(p -> !p.isDeleting()).count()
-                                - (long) target * hosts)))
-                        .map(StoredObject::name)
-                        .toList();
-                if (!victims.isEmpty()) {
-                    ArrayNode names = Json.MAPPER.createArrayNode();
-                    victims.forEach(names::add);
-                    if (g.scaleStrategy() == null) {
-                        patch.addObject().put("op", "add").put("path", base + "/scaleStrategy")
-                                .putObject("value").set("workersToDelete", names);
-                    } else {
-                        patch.addObject().put("op", "add").put("path", base + "/scaleStrategy/workersToDelete")
-                                .set("value", names);
-                    }
-                    pending = true;
-                }
-            }
-            log.info("Autoscaler: RayCluster {}/{} group {} replicas {} -> {}", cluster.namespace(), cluster.name(),
-                    LogValues.escape(g.groupName()), current, target);
+            pending |= planGroup(cluster, groups.get(i), "/spec/workerGroupSpecs/" + i, demand, patch);
         }
         if (!patch.isEmpty()) {
             try {
@@ -156,6 +102,72 @@ public final class SimulatedAutoscaler implements Reconciler {
             }
         }
         return pending ? Result.requeueAfter(POLL) : Result.done();
+    }
+
+    /**
+     * Adds the JSON patch operations that bring group {@code g} (at {@code base}) to its demand; true while Pods the
+     * operator has still to remove keep the group from settling.
+     */
+    private boolean planGroup(StoredObject cluster, WorkerGroupSpec g, String base, Map<String, Integer> demand,
+            ArrayNode patch) {
+        List<String> toDelete = g.scaleStrategy() == null || g.scaleStrategy().workersToDelete() == null
+                ? List.of() : g.scaleStrategy().workersToDelete();
+        List<StoredObject> groupPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name(),
+                RayLabels.GROUP, g.groupName(), RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_WORKER));
+        Set<String> existing = groupPods.stream().map(StoredObject::name).collect(Collectors.toSet());
+        if (!toDelete.isEmpty()) {
+            if (toDelete.stream().anyMatch(existing::contains)) {
+                return true; // wait for the operator to remove them
+            }
+            patch.addObject().put("op", "test").put("path", base + "/groupName").put("value", g.groupName());
+            patch.addObject().put("op", "replace").put("path", base + "/scaleStrategy/workersToDelete")
+                    .set("value", Json.MAPPER.createArrayNode());
+        }
+        Integer wanted = demand.get(g.groupName());
+        if (wanted == null) {
+            return false;
+        }
+        int target = Math.max(g.minReplicasOrDefault(), Math.min(g.maxReplicasOrDefault(), wanted));
+        int current = g.replicasOrZero();
+        if (target == current) {
+            return false;
+        }
+        patch.addObject().put("op", "test").put("path", base + "/groupName").put("value", g.groupName());
+        patch.addObject().put("op", g.replicas() == null ? "add" : "replace").put("path", base + "/replicas")
+                .put("value", target);
+        boolean pending = false;
+        if (target < current) {
+            List<String> victims = victims(cluster, g, groupPods, (long) target * g.numOfHostsOrDefault());
+            if (!victims.isEmpty()) {
+                ArrayNode names = Json.MAPPER.createArrayNode();
+                victims.forEach(names::add);
+                if (g.scaleStrategy() == null) {
+                    patch.addObject().put("op", "add").put("path", base + "/scaleStrategy")
+                            .putObject("value").set("workersToDelete", names);
+                } else {
+                    patch.addObject().put("op", "add").put("path", base + "/scaleStrategy/workersToDelete")
+                            .set("value", names);
+                }
+                pending = true;
+            }
+        }
+        log.info("Autoscaler: RayCluster {}/{} group {} replicas {} -> {}", cluster.namespace(), cluster.name(),
+                LogValues.escape(g.groupName()), current, target);
+        return pending;
+    }
+
+    /** The live Pods beyond {@code keep}, highest worker index first. */
+    private static List<String> victims(StoredObject cluster, WorkerGroupSpec g, List<StoredObject> groupPods,
+            long keep) {
+        List<StoredObject> live = groupPods.stream().filter(p -> !p.isDeleting()).toList();
+        return live.stream()
+                .sorted(Comparator.comparing((StoredObject p) -> {
+                    Integer idx = RayLabels.workerIndex(cluster.name(), g.groupName(), p.name());
+                    return idx == null ? Integer.MAX_VALUE : idx;
+                }).reversed())
+                .limit(Math.max(0, live.size() - keep))
+                .map(StoredObject::name)
+                .toList();
     }
 
     private Map<String, Integer> demand(StoredObject cluster) {
