@@ -13,6 +13,7 @@ import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.ValidationFailure;
+import io.kuberaysim.controller.ray.WorkingStatus;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
@@ -142,12 +143,12 @@ public final class RayClusterReconciler implements Reconciler {
 
         List<StoredObject> clusterPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name()));
         StoredObject headSvc = services.get(cluster.namespace(), ClusterServices.headServiceName(cluster.name(), spec));
-        RayClusterStatus newStatus = RayClusterStatusCalculator.calculate(cluster, spec, clusterPods, headSvc,
-                failure, clock.now());
-        boolean changed = RayClusterStatusCalculator.inconsistent(oldStatus, newStatus);
+        RayClusterWorkingStatus newStatus = new RayClusterWorkingStatus(RayClusterStatusCalculator.calculate(cluster,
+                spec, clusterPods, headSvc, failure, clock.now()));
+        boolean changed = newStatus.inconsistentWith(oldStatus);
         boolean updateFailed = false;
         if (changed) {
-            updateFailed = !writeStatus(cluster, newStatus);
+            updateFailed = !writeStatus(cluster, oldStatus, newStatus);
         }
         return failure != null || changed || updateFailed ? Result.requeueAfter(SHORT_REQUEUE)
                 : Result.requeueAfter(steadyRequeue);
@@ -169,16 +170,9 @@ public final class RayClusterReconciler implements Reconciler {
         return c != null && c.isTrue();
     }
 
-    private boolean writeStatus(StoredObject cluster, RayClusterStatus status) {
-        RayClusterStatus stamped = new RayClusterStatus(status.state(), status.reason(), status.desiredCPU(),
-                status.desiredMemory(), status.desiredGPU(), status.desiredTPU(), status.readyWorkerReplicas(),
-                status.availableWorkerReplicas(), status.desiredWorkerReplicas(), status.minWorkerReplicas(),
-                status.maxWorkerReplicas(), status.endpoints(), status.head(), clock.now(),
-                status.stateTransitionTimes(), status.observedGeneration(), status.conditions());
-        ObjectNode obj = cluster.copy();
-        obj.set("status", KubeClient.tree(stamped));
+    private boolean writeStatus(StoredObject cluster, RayClusterStatus oldStatus, RayClusterWorkingStatus status) {
         try {
-            client.updateStatus(ResourceTypes.RAYCLUSTERS, obj);
+            WorkingStatus.write(client, ResourceTypes.RAYCLUSTERS, cluster, oldStatus, status, clock.now());
             return true;
         } catch (ApiException e) {
             log.info("Failed to update status of RayCluster {}/{}: {}", cluster.namespace(), cluster.name(),

@@ -23,6 +23,7 @@ import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.Step;
 import io.kuberaysim.controller.ray.ValidationFailure;
+import io.kuberaysim.controller.ray.WorkingStatus;
 import io.kuberaysim.controller.ray.cluster.ClusterServices;
 import io.kuberaysim.controller.ray.cluster.RayClusterViews;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
@@ -133,7 +134,7 @@ public final class RayJobReconciler implements Reconciler {
         final RayJob job;
         final RayJobSpec spec;
         final RayJobStatus old;
-        final Draft d;
+        final RayJobWorkingStatus d;
         /** Earliest deadline that should wake the RayJob before the default requeue. */
         Instant wakeAt;
 
@@ -141,8 +142,8 @@ public final class RayJobReconciler implements Reconciler {
             this.so = so;
             this.job = job;
             this.spec = job.spec();
-            this.old = job.status() == null ? Draft.EMPTY : job.status();
-            this.d = Draft.of(old);
+            this.old = job.status() == null ? RayJobWorkingStatus.EMPTY : job.status();
+            this.d = RayJobWorkingStatus.of(old, so.generation());
         }
 
         String ns() {
@@ -539,7 +540,7 @@ public final class RayJobReconciler implements Reconciler {
         return nextDue == null ? Result.done() : Result.requeueAfter(Duration.between(now, nextDue).plus(TTL_SLACK));
     }
 
-    private static boolean matches(DeletionRule rule, Draft d) {
+    private static boolean matches(DeletionRule rule, RayJobWorkingStatus d) {
         if (rule == null || rule.condition() == null || rule.policy() == null) {
             return false;
         }
@@ -958,12 +959,6 @@ public final class RayJobReconciler implements Reconciler {
     }
 
     private void writeStatus(Pass p) {
-        RayJobStatus next = p.d.toStatus(p.so.generation());
-        if (Draft.sameForWrite(p.old, next)) {
-            return;
-        }
-        ObjectNode obj = p.so.copy();
-        obj.set("status", KubeClient.tree(next));
-        p.so = client.updateStatus(ResourceTypes.RAYJOBS, obj);
+        p.so = WorkingStatus.write(client, ResourceTypes.RAYJOBS, p.so, p.old, p.d, clock.now());
     }
 }

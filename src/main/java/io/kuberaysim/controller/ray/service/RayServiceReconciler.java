@@ -19,6 +19,7 @@ import io.kuberaysim.controller.ray.cluster.RayClusterValidation;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.Step;
 import io.kuberaysim.controller.ray.ValidationFailure;
+import io.kuberaysim.controller.ray.WorkingStatus;
 import io.kuberaysim.controller.ray.dashboard.ClusterKey;
 import io.kuberaysim.controller.ray.dashboard.DashboardException;
 import io.kuberaysim.controller.ray.dashboard.RayDashboardClient;
@@ -149,7 +150,7 @@ public final class RayServiceReconciler implements Reconciler {
 
     private Result reconcileLive(StoredObject obj, RayService rs) {
         Instant now = clock.now();
-        WorkingStatus st = WorkingStatus.from(rs.status());
+        RayServiceWorkingStatus st = RayServiceWorkingStatus.from(rs.status());
         if (validateSpec(obj, rs, st, now) instanceof Step.Return r) {
             return r.result();
         }
@@ -184,7 +185,7 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     /** KubeRay's validation step: an invalid RayService gets a Warning Event and Ready=False, nothing else. */
-    private Step validateSpec(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
+    private Step validateSpec(StoredObject obj, RayService rs, RayServiceWorkingStatus st, Instant now) {
         ValidationFailure invalid = validate(obj, rs);
         if (invalid == null) {
             return Step.CONTINUE;
@@ -200,7 +201,7 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     /** KubeRay's reconcileRayCluster: create the pending cluster once named; update in place when only groups were appended. */
-    private Clusters reconcileRayClusters(StoredObject obj, WorkingStatus st) {
+    private Clusters reconcileRayClusters(StoredObject obj, RayServiceWorkingStatus st) {
         Cluster active = cluster(obj.namespace(), st.activeName());
         Cluster pending = cluster(obj.namespace(), st.pendingName());
         if (st.pendingName() != null && pending == null) {
@@ -234,7 +235,7 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     /** KubeRay's calculateStatus, with the promotion of the pending cluster once the Services point at it. */
-    private void calculateStatus(StoredObject obj, WorkingStatus st, Clusters clusters, ServeResult activeServe,
+    private void calculateStatus(StoredObject obj, RayServiceWorkingStatus st, Clusters clusters, ServeResult activeServe,
             ServeResult pendingServe, Services services, Instant now) {
         long generation = obj.generation();
         st.observedGeneration = generation;
@@ -260,7 +261,7 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     /** KubeRay's markFailedOnInitializingTimeout, checked while nothing serves and Ready is not True. */
-    private void checkInitializingTimeout(StoredObject obj, WorkingStatus st, Instant now) {
+    private void checkInitializingTimeout(StoredObject obj, RayServiceWorkingStatus st, Instant now) {
         if (st.numServeEndpoints != 0 || st.isTrue(RayServiceConditions.READY)) {
             return;
         }
@@ -300,7 +301,7 @@ public final class RayServiceReconciler implements Reconciler {
      * resumes; {@code suspend: true} commits Suspending first (status only); once Suspending is recorded the
      * deletion runs to completion whatever {@code suspend} says now, then Suspended.
      */
-    private Step handleSuspend(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
+    private Step handleSuspend(StoredObject obj, RayService rs, RayServiceWorkingStatus st, Instant now) {
         boolean suspend = Boolean.TRUE.equals(rs.spec().suspend());
         if (st.isTrue(RayServiceConditions.SUSPENDED)) {
             if (suspend) {
@@ -382,7 +383,7 @@ public final class RayServiceReconciler implements Reconciler {
      * KubeRay's {@code cleanUpRayClusterInstance}: an owned cluster that is neither active nor pending is deleted
      * once the deletion delay has passed since it was first seen dangling.
      */
-    private void cleanUpDanglingClusters(StoredObject obj, RayService rs, WorkingStatus st, Instant now) {
+    private void cleanUpDanglingClusters(StoredObject obj, RayService rs, RayServiceWorkingStatus st, Instant now) {
         Integer d = rs.spec().rayClusterDeletionDelaySeconds();
         Duration delay = Duration.ofSeconds(d == null || d < 0 ? DEFAULT_DELETION_DELAY_SECONDS : d);
         for (StoredObject c : ownedClusters(obj)) {
@@ -518,7 +519,7 @@ public final class RayServiceReconciler implements Reconciler {
         return c;
     }
 
-    private static boolean shouldUpdateCluster(StoredObject obj, WorkingStatus st, Cluster cluster, boolean active) {
+    private static boolean shouldUpdateCluster(StoredObject obj, RayServiceWorkingStatus st, Cluster cluster, boolean active) {
         if (cluster == null || cluster.object().isDeleting()) {
             return false;
         }
@@ -578,7 +579,7 @@ public final class RayServiceReconciler implements Reconciler {
         return Objects.equals(clusterHash, ClusterSpecHash.ofFirstGroups(config, groups));
     }
 
-    private String newClusterName(StoredObject obj, long generation, WorkingStatus st) {
+    private String newClusterName(StoredObject obj, long generation, RayServiceWorkingStatus st) {
         for (int attempt = 0; ; attempt++) {
             String name = ClusterNames.generate(seed, obj.namespace(), obj.name(), obj.uid(), generation, attempt);
             if (!name.equals(st.activeName()) && !name.equals(st.pendingName())
@@ -758,14 +759,8 @@ public final class RayServiceReconciler implements Reconciler {
         return n;
     }
 
-    private void writeStatus(StoredObject obj, RayService rs, WorkingStatus st) {
-        if (!st.differsFrom(rs.status())) {
-            return;
-        }
-        st.lastUpdateTime = clock.now();
-        ObjectNode copy = obj.copy();
-        copy.set("status", KubeClient.tree(st.toRecord()));
-        client.updateStatus(ResourceTypes.RAYSERVICES, copy);
+    private void writeStatus(StoredObject obj, RayService rs, RayServiceWorkingStatus st) {
+        WorkingStatus.write(client, ResourceTypes.RAYSERVICES, obj, rs.status(), st, clock.now());
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -3,12 +3,16 @@ package io.kuberaysim.controller.ray.job;
 import io.kuberaysim.api.ray.RayClusterStatus;
 import io.kuberaysim.api.ray.RayJobInfo;
 import io.kuberaysim.api.ray.RayJobStatus;
+import io.kuberaysim.controller.ray.WorkingStatus;
 
 import java.time.Instant;
 import java.util.Objects;
 
-/** A mutable copy of a {@link RayJobStatus} that one reconcile pass edits before it is written. */
-final class Draft {
+/**
+ * The RayJob status one reconcile pass works on: a mutable copy of the old {@link RayJobStatus} that the state
+ * machine edits, written as {@link WorkingStatus} says.
+ */
+final class RayJobWorkingStatus implements WorkingStatus<RayJobStatus> {
     static final RayJobStatus EMPTY = new RayJobStatus(null, null, null, null, null, null, null, null, null, null,
             null, null, null, null, null);
 
@@ -26,9 +30,12 @@ final class Draft {
     Integer failed;
     RayClusterStatus rayClusterStatus;
     Instant jobStatusCheckFailureStartTime;
+    private long generation;
 
-    static Draft of(RayJobStatus s) {
-        Draft d = new Draft();
+    /** A working copy of {@code s} for a RayJob at {@code generation}. */
+    static RayJobWorkingStatus of(RayJobStatus s, long generation) {
+        RayJobWorkingStatus d = new RayJobWorkingStatus();
+        d.generation = generation;
         d.jobStatus = s.jobStatus();
         d.jobDeploymentStatus = s.jobDeploymentStatus();
         d.reason = s.reason();
@@ -46,8 +53,15 @@ final class Draft {
         return d;
     }
 
+    @Override
+    public boolean inconsistentWith(RayJobStatus old) {
+        return !sameForWrite(old, toStatus(null));
+    }
+
     /** The status to write; empty strings are left out, as Go's omitempty does. */
-    RayJobStatus toStatus(Long observedGeneration) {
+    @Override
+    public RayJobStatus toStatus(Instant writeTime) {
+        Long observedGeneration = generation;
         return new RayJobStatus(blank(jobStatus), blank(jobDeploymentStatus), blank(reason), blank(message),
                 blank(jobId), blank(rayClusterName), blank(dashboardURL), startTime, endTime, rayJobInfo,
                 succeeded == null ? 0 : succeeded, failed == null ? 0 : failed, rayClusterStatus,

@@ -1,6 +1,7 @@
 package io.kuberaysim.controller.ray.service;
 
 import io.kuberaysim.controller.ray.GoDuration;
+import io.kuberaysim.controller.ray.WorkingStatus;
 import io.kuberaysim.api.ray.Condition;
 import io.kuberaysim.api.ray.RayServiceConditions;
 import io.kuberaysim.api.ray.RayServiceStatus;
@@ -14,9 +15,10 @@ import java.util.Objects;
 
 /**
  * The RayService status a reconcile pass works on: a mutable copy of {@link RayServiceStatuses} with
- * {@code meta.SetStatusCondition} semantics and KubeRay's {@code calculateConditions}.
+ * {@code meta.SetStatusCondition} semantics and KubeRay's {@code calculateConditions}, written as
+ * {@link WorkingStatus} says ({@code lastUpdateTime} is the time of the write).
  */
-public final class WorkingStatus {
+public final class RayServiceWorkingStatus implements WorkingStatus<RayServiceStatuses> {
     /** Ready and UpgradeInProgress message of the first pass. */
     public static final String INITIALIZING_MESSAGE = "RayService is initializing";
 
@@ -29,8 +31,8 @@ public final class WorkingStatus {
     RayServiceStatus pending;
 
     /** A working copy of {@code s} (null = a new RayService). */
-    public static WorkingStatus from(RayServiceStatuses s) {
-        WorkingStatus w = new WorkingStatus();
+    public static RayServiceWorkingStatus from(RayServiceStatuses s) {
+        RayServiceWorkingStatus w = new RayServiceWorkingStatus();
         w.conditions = s == null || s.conditions() == null ? new ArrayList<>() : new ArrayList<>(s.conditions());
         if (s != null) {
             w.lastUpdateTime = s.lastUpdateTime();
@@ -43,8 +45,14 @@ public final class WorkingStatus {
         return w;
     }
 
+    @Override
+    public RayServiceStatuses toStatus(Instant writeTime) {
+        lastUpdateTime = writeTime;
+        return toRecord();
+    }
+
     /** The status record; empty service statuses are written as absent, as Go's omitempty does. */
-    public RayServiceStatuses toRecord() {
+    RayServiceStatuses toRecord() {
         return new RayServiceStatuses(conditions.isEmpty() ? null : List.copyOf(conditions), lastUpdateTime,
                 serviceStatus, numServeEndpoints, observedGeneration, emptyToNull(active), emptyToNull(pending));
     }
@@ -178,7 +186,8 @@ public final class WorkingStatus {
     }
 
     /** Whether {@code other} differs from this status in anything but lastUpdateTime. */
-    public boolean differsFrom(RayServiceStatuses other) {
+    @Override
+    public boolean inconsistentWith(RayServiceStatuses other) {
         RayServiceStatuses mine = toRecord();
         if (other == null) {
             return true;
