@@ -358,13 +358,19 @@ final class Kubelet {
         return status;
     }
 
-    /** Pending while init container {@code done} runs (the sandbox is up since {@code startAt}). */
-    private ObjectNode initializing(StoredObject pod, String hostIp, Instant scheduledAt, Instant startAt, int done) {
+    /** The status of a Pod whose sandbox is up: {@code phase}, with the Pod IP. */
+    private ObjectNode withSandbox(StoredObject pod, String hostIp, Instant scheduledAt, String phase) {
         ObjectNode status = base(pod, hostIp, scheduledAt);
-        status.put("phase", "Pending");
+        status.put("phase", phase);
         String ip = podIp(pod);
         status.put("podIP", ip);
         status.putArray("podIPs").addObject().put("ip", ip);
+        return status;
+    }
+
+    /** Pending while init container {@code done} runs (the sandbox is up since {@code startAt}). */
+    private ObjectNode initializing(StoredObject pod, String hostIp, Instant scheduledAt, Instant startAt, int done) {
+        ObjectNode status = withSandbox(pod, hostIp, scheduledAt, "Pending");
         ArrayNode conds = status.putArray("conditions");
         condition(conds, "PodReadyToStartContainers", true, startAt);
         condition(conds, "Initialized", false, scheduledAt);
@@ -411,11 +417,7 @@ final class Kubelet {
     private ObjectNode running(StoredObject pod, String hostIp, Instant scheduledAt, Instant startedAt,
             int restartCount, ObjectNode lastState, Instant readySince) {
         boolean ready = readySince != null;
-        ObjectNode status = base(pod, hostIp, scheduledAt);
-        status.put("phase", "Running");
-        String ip = podIp(pod);
-        status.put("podIP", ip);
-        status.putArray("podIPs").addObject().put("ip", ip);
+        ObjectNode status = withSandbox(pod, hostIp, scheduledAt, "Running");
         ArrayNode conds = status.putArray("conditions");
         condition(conds, "PodReadyToStartContainers", true, startedAt);
         condition(conds, "Initialized", true, scheduledAt);
@@ -444,11 +446,7 @@ final class Kubelet {
 
     private ObjectNode finished(StoredObject pod, String hostIp, Instant scheduledAt, Instant startAt,
             Instant runningSince, Instant now, int exitCode) {
-        ObjectNode status = base(pod, hostIp, scheduledAt);
-        status.put("phase", exitCode == 0 ? "Succeeded" : "Failed");
-        String ip = podIp(pod);
-        status.put("podIP", ip);
-        status.putArray("podIPs").addObject().put("ip", ip);
+        ObjectNode status = withSandbox(pod, hostIp, scheduledAt, exitCode == 0 ? "Succeeded" : "Failed");
         ArrayNode conds = status.putArray("conditions");
         condition(conds, "PodReadyToStartContainers", false, now);
         condition(conds, "Initialized", true, scheduledAt);

@@ -164,12 +164,8 @@ final class EventsV1Recorder implements EventRecorder {
                           Instant eventTime, Cached series) {
         String namespace = regarding.namespace().isEmpty() ? "default" : regarding.namespace();
         String name = regarding.name() + "." + Long.toHexString(nextSuffix(clock.now()));
-        ObjectNode ev = Json.object();
-        ev.put("apiVersion", ResourceTypes.EVENTS_K8S_IO.apiVersion());
-        ev.put("kind", "Event");
-        ObjectNode meta = ev.putObject("metadata");
-        meta.put("name", name);
-        meta.put("namespace", namespace);
+        ObjectNode ev = ObjectSkeleton.of(ResourceTypes.EVENTS_K8S_IO.apiVersion(), "Event", namespace, name);
+        ObjectNode meta = ObjectSkeleton.metadata(ev);
         ev.put("eventTime", MICRO_TIME.format(eventTime));
         if (series != null) {
             ev.setAll(seriesPatch(series));

@@ -90,12 +90,8 @@ final class KubeEventRecorder implements EventRecorder {
         }
         String namespace = involved.namespace().isEmpty() ? "default" : involved.namespace();
         String name = involved.name() + "." + String.format("%016x", nextSuffix(clock.now()));
-        ObjectNode ev = Json.object();
-        ev.put("apiVersion", "v1");
-        ev.put("kind", "Event");
-        ObjectNode meta = ev.putObject("metadata");
-        meta.put("name", name);
-        meta.put("namespace", namespace);
+        ObjectNode ev = ObjectSkeleton.of("v1", "Event", namespace, name);
+        ObjectNode meta = ObjectSkeleton.metadata(ev);
         ObjectNode ref = ev.putObject("involvedObject");
         ref.put("kind", involved.type().kind());
         if (!involved.namespace().isEmpty()) {

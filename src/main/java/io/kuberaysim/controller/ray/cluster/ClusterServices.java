@@ -4,6 +4,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.runtime.ObjectSkeleton;
 import io.kuberaysim.controller.runtime.OwnerReferences;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -126,12 +127,8 @@ public final class ClusterServices {
 
     /** The serve Service, or null when the head exposes no port named {@code serve} or {@code serve-*}. */
     public static ObjectNode serveService(StoredObject cluster, RayClusterSpec spec) {
-        ObjectNode svc = Json.object();
-        svc.put("apiVersion", "v1");
-        svc.put("kind", "Service");
-        ObjectNode meta = svc.putObject("metadata");
-        meta.put("name", RayLabels.serveServiceName(cluster.name()));
-        meta.put("namespace", cluster.namespace());
+        ObjectNode svc = ObjectSkeleton.of("v1", "Service", cluster.namespace(), RayLabels.serveServiceName(cluster.name()));
+        ObjectNode meta = ObjectSkeleton.metadata(svc);
         // BuildServeService for a RayCluster
         ObjectNode labels = meta.putObject("labels");
         labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, cluster.name());

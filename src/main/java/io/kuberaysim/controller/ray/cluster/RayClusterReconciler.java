@@ -447,35 +447,35 @@ public final class RayClusterReconciler implements Reconciler {
     }
 
     private void createHeadPod(StoredObject cluster, RayClusterSpec spec) {
-        ObjectNode pod = RayPodFactory.headPod(cluster, spec);
-        String podName = pod.path("metadata").path("name").asString();
         String key = cluster.namespace() + "/" + cluster.name();
-        try {
-            client.create(ResourceTypes.PODS, cluster.namespace(), pod);
-        } catch (ApiException e) {
-            events.event(cluster, EventRecorder.WARNING, "FailedToCreateHeadPod", "Create",
-                    "Failed to create head Pod " + key + ", " + e.getMessage());
-            throw new ReconcileFailure(RayClusterConditions.FAILED_CREATE_HEAD_POD, e.getMessage());
-        }
-        expectations.expectCreate(cluster.namespace(), cluster.name(), ScaleExpectations.HEAD_GROUP, podName);
-        events.event(cluster, EventRecorder.NORMAL, "CreatedHeadPod", "Create",
-                "Created head Pod " + cluster.namespace() + "/" + podName);
+        createPod(cluster, RayPodFactory.headPod(cluster, spec), ScaleExpectations.HEAD_GROUP, "CreatedHeadPod",
+                "Created head Pod ", "FailedToCreateHeadPod", "Failed to create head Pod " + key + ", ",
+                RayClusterConditions.FAILED_CREATE_HEAD_POD);
     }
 
     private void createWorkerPod(StoredObject cluster, RayClusterSpec spec, WorkerGroupSpec group, int index) {
-        ObjectNode pod = RayPodFactory.workerPod(cluster, spec, group, index);
-        String podName = pod.path("metadata").path("name").asString();
         String key = cluster.namespace() + "/" + cluster.name();
+        createPod(cluster, RayPodFactory.workerPod(cluster, spec, group, index), group.groupName(), "CreatedWorkerPod",
+                "Created worker Pod ", "FailedToCreateWorkerPod", "Failed to create worker Pod for the cluster " + key
+                        + ", ", RayClusterConditions.FAILED_CREATE_WORKER_POD);
+    }
+
+    /**
+     * KubeRay's createHeadPod / createWorkerPod: create, expect, and record {@code created + ns/pod} (Normal) or
+     * {@code failedPrefix + err} (Warning, then the ReplicaFailure {@code marker}).
+     */
+    private void createPod(StoredObject cluster, ObjectNode pod, String group, String createdReason, String created,
+            String failedReason, String failedPrefix, String marker) {
+        String podName = pod.path("metadata").path("name").asString();
         try {
             client.create(ResourceTypes.PODS, cluster.namespace(), pod);
         } catch (ApiException e) {
-            events.event(cluster, EventRecorder.WARNING, "FailedToCreateWorkerPod", "Create",
-                    "Failed to create worker Pod for the cluster " + key + ", " + e.getMessage());
-            throw new ReconcileFailure(RayClusterConditions.FAILED_CREATE_WORKER_POD, e.getMessage());
+            events.event(cluster, EventRecorder.WARNING, failedReason, "Create", failedPrefix + e.getMessage());
+            throw new ReconcileFailure(marker, e.getMessage());
         }
-        expectations.expectCreate(cluster.namespace(), cluster.name(), group.groupName(), podName);
-        events.event(cluster, EventRecorder.NORMAL, "CreatedWorkerPod", "Create",
-                "Created worker Pod " + cluster.namespace() + "/" + podName);
+        expectations.expectCreate(cluster.namespace(), cluster.name(), group, podName);
+        events.event(cluster, EventRecorder.NORMAL, createdReason, "Create",
+                created + cluster.namespace() + "/" + podName);
     }
 
     private void deletePod(StoredObject cluster, StoredObject pod, String group, String reason, String failReason,

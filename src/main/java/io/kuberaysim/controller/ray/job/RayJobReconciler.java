@@ -35,6 +35,7 @@ import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
 import io.kuberaysim.controller.runtime.Finalizers;
+import io.kuberaysim.controller.runtime.ObjectSkeleton;
 import io.kuberaysim.controller.runtime.OwnerReferences;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
@@ -754,12 +755,8 @@ public final class RayJobReconciler implements Reconciler {
     }
 
     private ObjectNode buildCluster(Pass p) {
-        ObjectNode rc = Json.object();
-        rc.put("apiVersion", RayCluster.API_VERSION);
-        rc.put("kind", RayCluster.KIND);
-        ObjectNode meta = rc.putObject("metadata");
-        meta.put("name", p.d.rayClusterName);
-        meta.put("namespace", p.ns());
+        ObjectNode rc = ObjectSkeleton.of(RayCluster.API_VERSION, RayCluster.KIND, p.ns(), p.d.rayClusterName);
+        ObjectNode meta = ObjectSkeleton.metadata(rc);
         ObjectNode labels = meta.putObject("labels");
         JsonNode jobLabels = Json.at(p.so.object(), "metadata", "labels");
         if (jobLabels != null && jobLabels.isObject()) {
@@ -841,12 +838,8 @@ public final class RayJobReconciler implements Reconciler {
                     "Updated the service " + p.ns() + "/" + name);
             return;
         }
-        ObjectNode svc = Json.object();
-        svc.put("apiVersion", "v1");
-        svc.put("kind", "Service");
-        ObjectNode meta = svc.putObject("metadata");
-        meta.put("name", name);
-        meta.put("namespace", p.ns());
+        ObjectNode svc = ObjectSkeleton.of("v1", "Service", p.ns(), name);
+        ObjectNode meta = ObjectSkeleton.metadata(svc);
         meta.putObject("labels").put(RayLabels.ORIGINATED_FROM_CR_NAME, p.name())
                 .put(RayLabels.ORIGINATED_FROM_CRD, RayJob.KIND)
                 .put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);

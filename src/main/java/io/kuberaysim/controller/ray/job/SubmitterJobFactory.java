@@ -6,6 +6,7 @@ import io.kuberaysim.api.ray.RayJobSpec;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.dashboard.JobSubmission;
+import io.kuberaysim.controller.runtime.ObjectSkeleton;
 import io.kuberaysim.controller.runtime.OwnerReferences;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -46,12 +47,8 @@ public final class SubmitterJobFactory {
      */
     public static ObjectNode build(StoredObject rayJob, RayJobSpec spec, String headImage, String dashboardURL,
                                    String jobId) {
-        ObjectNode job = Json.object();
-        job.put("apiVersion", "batch/v1");
-        job.put("kind", "Job");
-        ObjectNode meta = job.putObject("metadata");
-        meta.put("name", rayJob.name());
-        meta.put("namespace", rayJob.namespace());
+        ObjectNode job = ObjectSkeleton.of("batch/v1", "Job", rayJob.namespace(), rayJob.name());
+        ObjectNode meta = ObjectSkeleton.metadata(job);
         ObjectNode labels = meta.putObject("labels");
         originLabels(labels, rayJob.name());
         labels.put(RayLabels.CREATED_BY, RayLabels.CREATED_BY_VALUE);

@@ -28,6 +28,7 @@ import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
 import io.kuberaysim.controller.runtime.Finalizers;
+import io.kuberaysim.controller.runtime.ObjectSkeleton;
 import io.kuberaysim.controller.runtime.OwnerReferences;
 import io.kuberaysim.controller.runtime.PodConditions;
 import io.kuberaysim.controller.runtime.UpdatePredicate;
@@ -329,10 +330,7 @@ public final class RayServiceReconciler implements Reconciler {
                     "Spec.Suspend is true; will delete all Kubernetes resources owned by this RayService.", now);
             st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.SUSPEND_IN_PROGRESS,
                     "RayService is suspending.", now);
-            st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
-                    RayServiceConditions.SUSPEND_IN_PROGRESS, "No upgrade in progress.", now);
-            st.setCondition(RayServiceConditions.ROLLBACK_IN_PROGRESS, Condition.Status.False,
-                    RayServiceConditions.SUSPEND_IN_PROGRESS, "No rollback in progress.", now);
+            st.setNoUpgradeOrRollback(RayServiceConditions.SUSPEND_IN_PROGRESS, now);
             st.active = null;
             st.pending = null;
             st.numServeEndpoints = 0;
@@ -365,10 +363,7 @@ public final class RayServiceReconciler implements Reconciler {
                     RayServiceConditions.SUSPEND_COMPLETE, "All owned resources have been deleted.", now);
             st.setCondition(RayServiceConditions.READY, Condition.Status.False, RayServiceConditions.SUSPEND_COMPLETE,
                     "RayService is suspended.", now);
-            st.setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False,
-                    RayServiceConditions.SUSPEND_COMPLETE, "No upgrade in progress.", now);
-            st.setCondition(RayServiceConditions.ROLLBACK_IN_PROGRESS, Condition.Status.False,
-                    RayServiceConditions.SUSPEND_COMPLETE, "No rollback in progress.", now);
+            st.setNoUpgradeOrRollback(RayServiceConditions.SUSPEND_COMPLETE, now);
             writeStatus(obj, rs, st);
             // requeue: if suspend went back to false meanwhile, the next pass resumes
             return Step.returnNow(Result.requeueAfter(REQUEUE));
@@ -490,12 +485,8 @@ public final class RayServiceReconciler implements Reconciler {
      * {@code rayClusterConfig} as the spec (the serve labels are added to the Pods by the RayCluster controller).
      */
     static ObjectNode constructCluster(StoredObject obj, String name) {
-        ObjectNode c = Json.object();
-        c.put("apiVersion", "ray.io/v1");
-        c.put("kind", "RayCluster");
-        ObjectNode meta = c.putObject("metadata");
-        meta.put("name", name);
-        meta.put("namespace", obj.namespace());
+        ObjectNode c = ObjectSkeleton.of("ray.io/v1", "RayCluster", obj.namespace(), name);
+        ObjectNode meta = ObjectSkeleton.metadata(c);
         ObjectNode labels = meta.putObject("labels");
         obj.labels().forEach(labels::put);
         labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, obj.name());

@@ -5,6 +5,7 @@ import io.kuberaysim.api.ray.RayService;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.cluster.ClusterServices;
+import io.kuberaysim.controller.runtime.ObjectSkeleton;
 import io.kuberaysim.controller.runtime.OwnerReferences;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -127,12 +128,8 @@ public final class RayServiceServices {
     }
 
     private static ObjectNode base(StoredObject rayService, String name) {
-        ObjectNode svc = Json.object();
-        svc.put("apiVersion", "v1");
-        svc.put("kind", "Service");
-        ObjectNode meta = svc.putObject("metadata");
-        meta.put("name", name);
-        meta.put("namespace", rayService.namespace());
+        ObjectNode svc = ObjectSkeleton.of("v1", "Service", rayService.namespace(), name);
+        ObjectNode meta = ObjectSkeleton.metadata(svc);
         ObjectNode labels = meta.putObject("labels");
         labels.put(RayLabels.ORIGINATED_FROM_CR_NAME, rayService.name());
         labels.put(RayLabels.ORIGINATED_FROM_CRD, ServiceKeys.CRD);

@@ -81,6 +81,14 @@ public final class RayServiceWorkingStatus implements WorkingStatus<RayServiceSt
         return s == null || s.rayClusterName() == null || s.rayClusterName().isEmpty() ? null : s.rayClusterName();
     }
 
+    /** UpgradeInProgress and RollbackInProgress False with {@code reason}, as KubeRay writes them while suspending. */
+    void setNoUpgradeOrRollback(String reason, Instant now) {
+        setCondition(RayServiceConditions.UPGRADE_IN_PROGRESS, Condition.Status.False, reason,
+                "No upgrade in progress.", now);
+        setCondition(RayServiceConditions.ROLLBACK_IN_PROGRESS, Condition.Status.False, reason,
+                "No rollback in progress.", now);
+    }
+
     /** The condition of a type, or null. */
     public Condition condition(String type) {
         return conditions.stream().filter(c -> type.equals(c.type())).findFirst().orElse(null);
