@@ -144,7 +144,7 @@ public final class RayJobReconciler implements Reconciler {
             this.job = job;
             this.spec = job.spec();
             this.old = job.status() == null ? RayJobWorkingStatus.EMPTY : job.status();
-            this.d = RayJobWorkingStatus.of(old, so.generation());
+            this.d = RayJobWorkingStatus.of(old);
         }
 
         String ns() {
@@ -243,7 +243,6 @@ public final class RayJobReconciler implements Reconciler {
         p.d.jobStatus = JobStatus.NEW;
         p.d.jobDeploymentStatus = JobDeploymentStatus.INITIALIZING;
         p.d.startTime = now();
-        p.d.endTime = null;
         return Step.CONTINUE;
     }
 
@@ -701,9 +700,6 @@ public final class RayJobReconciler implements Reconciler {
         p.d.reason = reason;
         if (message != null) {
             p.d.message = message;
-        }
-        if (p.d.endTime == null) {
-            p.d.endTime = now();
         }
     }
 

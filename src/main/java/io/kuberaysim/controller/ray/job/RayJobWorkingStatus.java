@@ -1,20 +1,32 @@
 package io.kuberaysim.controller.ray.job;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.kuberaysim.api.ray.HeadInfo;
+import io.kuberaysim.api.ray.JobDeploymentStatus;
 import io.kuberaysim.api.ray.RayClusterStatus;
 import io.kuberaysim.api.ray.RayJobInfo;
 import io.kuberaysim.api.ray.RayJobStatus;
 import io.kuberaysim.controller.ray.WorkingStatus;
+import io.kuberaysim.controller.ray.cluster.RayClusterStatusCalculator;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
  * The RayJob status one reconcile pass works on: a mutable copy of the old {@link RayJobStatus} that the state
- * machine edits, written as {@link WorkingStatus} says.
+ * machine edits, written as KubeRay's rayjob_controller.go {@code updateRayJobStatus} writes it: only when the job
+ * status, the deployment status, the cluster status ({@code InconsistentRayClusterStatus}) or the status-check failure
+ * time changed; {@code endTime} is the time of a write whose deployment status is Complete or Failed (so a Retrying
+ * RayJob shows none); {@code observedGeneration} is never set (KubeRay's RayJob controller does not); fields are
+ * written as Go's {@code encoding/json} writes KubeRay's types (empty strings and zero counts left out, the
+ * {@code rayJobInfo} and {@code rayClusterStatus} structs always present).
  */
 final class RayJobWorkingStatus implements WorkingStatus<RayJobStatus> {
     static final RayJobStatus EMPTY = new RayJobStatus(null, null, null, null, null, null, null, null, null, null,
             null, null, null, null, null);
+    /** A Go zero-valued RayClusterStatus as encoding/json writes it: Quantities "0", an empty head. */
+    private static final Quantity ZERO = new Quantity("0");
 
     String jobStatus;
     String jobDeploymentStatus;
@@ -30,12 +42,11 @@ final class RayJobWorkingStatus implements WorkingStatus<RayJobStatus> {
     Integer failed;
     RayClusterStatus rayClusterStatus;
     Instant jobStatusCheckFailureStartTime;
-    private long generation;
+    private Long observedGeneration;
 
-    /** A working copy of {@code s} for a RayJob at {@code generation}. */
-    static RayJobWorkingStatus of(RayJobStatus s, long generation) {
+    /** A working copy of {@code s}. */
+    static RayJobWorkingStatus of(RayJobStatus s) {
         RayJobWorkingStatus d = new RayJobWorkingStatus();
-        d.generation = generation;
         d.jobStatus = s.jobStatus();
         d.jobDeploymentStatus = s.jobDeploymentStatus();
         d.reason = s.reason();
@@ -50,58 +61,57 @@ final class RayJobWorkingStatus implements WorkingStatus<RayJobStatus> {
         d.failed = s.failed();
         d.rayClusterStatus = s.rayClusterStatus();
         d.jobStatusCheckFailureStartTime = s.jobStatusCheckFailureStartTime();
+        d.observedGeneration = s.observedGeneration();
         return d;
     }
 
+    /** updateRayJobStatus's condition for a write; message, reason, jobId, rayJobInfo and the like alone never write. */
     @Override
     public boolean inconsistentWith(RayJobStatus old) {
-        return !sameForWrite(old, toStatus(null));
+        return !Objects.equals(blank(old.jobStatus()), blank(jobStatus))
+                || !Objects.equals(blank(old.jobDeploymentStatus()), blank(jobDeploymentStatus))
+                || RayClusterStatusCalculator.inconsistent(goValue(old.rayClusterStatus()), goValue(rayClusterStatus))
+                || !Objects.equals(old.jobStatusCheckFailureStartTime(), jobStatusCheckFailureStartTime);
     }
 
-    /** The status to write; empty strings are left out, as Go's omitempty does. */
+    /** The status to write at {@code writeTime}. */
     @Override
     public RayJobStatus toStatus(Instant writeTime) {
-        Long observedGeneration = generation;
+        if (JobDeploymentStatus.COMPLETE.equals(jobDeploymentStatus)
+                || JobDeploymentStatus.FAILED.equals(jobDeploymentStatus)) {
+            endTime = writeTime.truncatedTo(ChronoUnit.SECONDS);
+        }
         return new RayJobStatus(blank(jobStatus), blank(jobDeploymentStatus), blank(reason), blank(message),
-                blank(jobId), blank(rayClusterName), blank(dashboardURL), startTime, endTime, rayJobInfo,
-                succeeded == null ? 0 : succeeded, failed == null ? 0 : failed, rayClusterStatus,
+                blank(jobId), blank(rayClusterName), blank(dashboardURL), startTime, endTime,
+                rayJobInfo == null ? new RayJobInfo(null, null) : rayJobInfo,
+                succeeded == null ? 0 : succeeded, failed == null ? 0 : failed, goValue(rayClusterStatus),
                 jobStatusCheckFailureStartTime, observedGeneration);
     }
 
-    /**
-     * Whether writing {@code next} over {@code old} would change nothing a user cares about: the cluster status is
-     * compared the way KubeRay compares it (no desired resources, timestamps or generation), and
-     * observedGeneration alone never causes a write.
-     */
-    static boolean sameForWrite(RayJobStatus old, RayJobStatus next) {
-        return Objects.equals(blank(old.jobStatus()), next.jobStatus())
-                && Objects.equals(blank(old.jobDeploymentStatus()), next.jobDeploymentStatus())
-                && Objects.equals(blank(old.reason()), next.reason())
-                && Objects.equals(blank(old.message()), next.message())
-                && Objects.equals(blank(old.jobId()), next.jobId())
-                && Objects.equals(blank(old.rayClusterName()), next.rayClusterName())
-                && Objects.equals(blank(old.dashboardURL()), next.dashboardURL())
-                && Objects.equals(old.startTime(), next.startTime())
-                && Objects.equals(old.endTime(), next.endTime())
-                && Objects.equals(old.rayJobInfo(), next.rayJobInfo())
-                && Objects.equals(old.succeeded() == null ? 0 : old.succeeded(), next.succeeded())
-                && Objects.equals(old.failed() == null ? 0 : old.failed(), next.failed())
-                && Objects.equals(old.jobStatusCheckFailureStartTime(), next.jobStatusCheckFailureStartTime())
-                && sameCluster(old.rayClusterStatus(), next.rayClusterStatus());
+    /** KubeRay's RayClusterStatus as Go writes it: a zero struct for none, zero int32 counts left out. */
+    static RayClusterStatus goValue(RayClusterStatus s) {
+        if (s == null) {
+            return new RayClusterStatus(null, null, ZERO, ZERO, ZERO, ZERO, null, null, null, null, null, null,
+                    new HeadInfo(null, null, null, null), null, null, null, null);
+        }
+        return new RayClusterStatus(s.state(), blank(s.reason()), orZero(s.desiredCPU()), orZero(s.desiredMemory()),
+                orZero(s.desiredGPU()), orZero(s.desiredTPU()), nonZero(s.readyWorkerReplicas()),
+                nonZero(s.availableWorkerReplicas()), nonZero(s.desiredWorkerReplicas()),
+                nonZero(s.minWorkerReplicas()), nonZero(s.maxWorkerReplicas()),
+                s.endpoints() == null || s.endpoints().isEmpty() ? null : s.endpoints(),
+                s.head() == null ? new HeadInfo(null, null, null, null) : s.head(), s.lastUpdateTime(),
+                s.stateTransitionTimes() == null || s.stateTransitionTimes().isEmpty() ? null
+                        : s.stateTransitionTimes(),
+                s.observedGeneration() == null || s.observedGeneration() == 0 ? null : s.observedGeneration(),
+                s.conditions() == null || s.conditions().isEmpty() ? null : s.conditions());
     }
 
-    private static boolean sameCluster(RayClusterStatus a, RayClusterStatus b) {
-        if (a == null || b == null) {
-            return a == b;
-        }
-        return Objects.equals(a.state(), b.state()) && Objects.equals(a.reason(), b.reason())
-                && Objects.equals(a.readyWorkerReplicas(), b.readyWorkerReplicas())
-                && Objects.equals(a.availableWorkerReplicas(), b.availableWorkerReplicas())
-                && Objects.equals(a.desiredWorkerReplicas(), b.desiredWorkerReplicas())
-                && Objects.equals(a.minWorkerReplicas(), b.minWorkerReplicas())
-                && Objects.equals(a.maxWorkerReplicas(), b.maxWorkerReplicas())
-                && Objects.equals(a.endpoints(), b.endpoints()) && Objects.equals(a.head(), b.head())
-                && Objects.equals(a.conditions(), b.conditions());
+    private static Quantity orZero(Quantity q) {
+        return q == null ? ZERO : q;
+    }
+
+    private static Integer nonZero(Integer i) {
+        return i == null || i == 0 ? null : i;
     }
 
     private static String blank(String s) {
