@@ -108,18 +108,37 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
      * resourceVersions they saw before it. Returns the revision loaded at.
      */
     private long loadWithHistory(long current, int historyLimit) {
-        long from = Math.max(1, current - historyLimit);
-        if (from < current) {
-            try {
-                return loadAll(from);
-            } catch (StorageUnavailableException e) {
-                if (!String.valueOf(e.getMessage()).contains("compacted")) {
-                    throw e;
+        long bad = Math.max(1, current - historyLimit) - 1;
+        long good = current;
+        // the oldest revision etcd still reads (compaction drops the older ones): a binary search of cheap probes
+        if (readable(bad + 1)) {
+            good = bad + 1;
+        } else {
+            bad++;
+            while (good - bad > 1) {
+                long mid = bad + (good - bad) / 2;
+                if (readable(mid)) {
+                    good = mid;
+                } else {
+                    bad = mid;
                 }
-                // that history is compacted: start from now (older resourceVersions get 410 and re-list)
             }
         }
-        return loadAll(current);
+        return loadAll(good);
+    }
+
+    /** Whether etcd can still read the prefix at {@code revision} (false once it is compacted). */
+    private boolean readable(long revision) {
+        try {
+            await(kv.get(bytes(keys.root()), GetOption.builder().withRange(prefixEnd(bytes(keys.root())))
+                    .withCountOnly(true).withRevision(revision).build()), "a read at revision " + revision);
+            return true;
+        } catch (StorageUnavailableException e) {
+            if (String.valueOf(e.getMessage()).contains("compacted")) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -502,6 +521,9 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
 
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         rewatch.shutdownNow();
         watcher.close();
