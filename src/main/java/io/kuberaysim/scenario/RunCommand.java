@@ -2,9 +2,13 @@ package io.kuberaysim.scenario;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import io.kuberaysim.embedded.EmbeddedSimulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.kuberaysim.scenario.seeds.CheckedRun;
+import io.kuberaysim.scenario.seeds.InvariantWatch;
+import io.kuberaysim.scenario.seeds.InvariantsStep;
+import io.kuberaysim.scenario.seeds.SeedRange;
+import io.kuberaysim.scenario.seeds.SeedSweep;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,6 +22,8 @@ import java.util.List;
  * {@code java -jar kuberay-sim.jar run <scenario.yaml> [--junit-xml <file>] [--timeline-json <file>]}: runs a
  * scenario on the virtual clock in process (no port), prints the timeline in the demo's format and what failed, and
  * exits 0 when everything held, 1 when an expectation or a step failed, 2 when the scenario cannot be read.
+ * KubeRay's invariants are checked throughout ({@link CheckedRun}). {@code --seed K} runs it with seed K;
+ * {@code --seeds 1..N} (or a count) runs it once per seed and prints a line per seed ({@link SeedSweep}).
  */
 public final class RunCommand {
     public static final int PASSED = 0;
@@ -43,19 +49,22 @@ public final class RunCommand {
 
     /** Runs {@code args} ({@code run <file> [options]}), printing to {@code out} and {@code err}; the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        InvariantWatch invariants = new InvariantWatch();
         Options options;
         try {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
-            err.println("usage: run <scenario.yaml> [--junit-xml <file>] [--timeline-json <file>]");
+            err.println("usage: run <scenario.yaml> [--junit-xml <file>] [--timeline-json <file>] "
+                    + "[--seed <n> | --seeds <count|first..last>]");
             return UNREADABLE;
         }
         Scenario scenario;
         try {
             String text = Files.readString(options.file, StandardCharsets.UTF_8);
             Path dir = options.file.toAbsolutePath().getParent();
-            scenario = new ScenarioReader().read(text, baseName(options.file), ScenarioFiles.directory(dir));
+            scenario = new ScenarioReader(StepKinds.defaults().register(new InvariantsStep.Kind(invariants)))
+                    .read(text, baseName(options.file), ScenarioFiles.directory(dir));
         } catch (IOException e) {
             err.println(options.file + ": cannot read the file: " + e.getMessage());
             return UNREADABLE;
@@ -63,11 +72,16 @@ public final class RunCommand {
             err.println(options.file + ": " + e.describe());
             return UNREADABLE;
         }
-        ScenarioResult result;
-        try (EmbeddedSimulator sim = EmbeddedSimulator.start(scenario.settings().toProperties())) {
-            result = new ScenarioRunner().run(scenario, new ScenarioTarget(sim.client(), sim.virtualClock(), sim.cluster()),
-                    e -> out.println(e.render()));
+        if (options.seeds != null) {
+            List<SeedSweep.Outcome> outcomes = new SeedSweep(new CheckedRun(invariants),
+                    Runtime.getRuntime().availableProcessors()).run(scenario, options.seeds,
+                    "run " + options.file, out, err);
+            return outcomes.stream().allMatch(SeedSweep.Outcome::passed) ? PASSED : FAILED;
         }
+        // broken invariants are failures of the run, in its timeline at the time they broke
+        ScenarioResult result = new CheckedRun(invariants).run(scenario, options.seed, e -> out.println(e.render()));
+        result.timeline().stream().filter(e -> e.text().startsWith("invariant "))
+                .forEach(e -> out.println(e.render()));
         out.println(summary(result));
         try {
             if (options.junitXml != null) {
@@ -102,17 +116,21 @@ public final class RunCommand {
         return n.replaceFirst("\\.ya?ml$", "");
     }
 
-    private record Options(Path file, Path junitXml, Path timelineJson) {
+    private record Options(Path file, Path junitXml, Path timelineJson, Long seed, SeedRange seeds) {
         static Options parse(String[] args) {
             List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
             Path file = null;
             Path junit = null;
             Path timeline = null;
+            Long seed = null;
+            SeedRange seeds = null;
             for (int i = 0; i < rest.size(); i++) {
                 String a = rest.get(i);
                 switch (a) {
                     case "--junit-xml" -> junit = Path.of(value(rest, ++i, a));
                     case "--timeline-json" -> timeline = Path.of(value(rest, ++i, a));
+                    case "--seed" -> seed = seed(value(rest, ++i, a));
+                    case "--seeds" -> seeds = SeedRange.parse(value(rest, ++i, a));
                     default -> {
                         if (a.startsWith("--junit-xml=")) {
                             junit = Path.of(a.substring("--junit-xml=".length()));
@@ -131,12 +149,23 @@ public final class RunCommand {
             if (file == null) {
                 throw new IllegalArgumentException("no scenario file");
             }
-            return new Options(file, junit, timeline);
+            if (seed != null && seeds != null) {
+                throw new IllegalArgumentException("--seed replays one seed, --seeds runs many: give one of them");
+            }
+            return new Options(file, junit, timeline, seed, seeds);
+        }
+
+        private static long seed(String text) {
+            try {
+                return Long.parseLong(text.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--seed must be a whole number, got \"" + text + "\"");
+            }
         }
 
         private static String value(List<String> args, int i, String option) {
             if (i >= args.size()) {
-                throw new IllegalArgumentException(option + " needs a file");
+                throw new IllegalArgumentException(option + " needs a value");
             }
             return args.get(i);
         }

@@ -26,11 +26,14 @@ import java.util.TreeSet;
  *   <li>{@code one-head-pod}: at most one live head Pod (not being deleted, not Succeeded/Failed) per RayCluster;</li>
  *   <li>{@code rayjob-terminal}: a RayJob whose jobDeploymentStatus was stored as Complete or Failed keeps it;</li>
  *   <li>{@code observed-generation}: status.observedGeneration of a Ray object never goes down;</li>
- *   <li>{@code ready-workers}: a RayCluster's readyWorkerReplicas never exceeds its desiredWorkerReplicas;</li>
- *   <li>{@code serve-switch}: a serve Service is only ever pointed at a RayCluster whose state is ready.</li>
+ *   <li>{@code serve-switch}: a RayService's serve Service is only ever switched to a RayCluster whose head Pod
+ *   runs and is Ready.</li>
  * </ul>
- * Once settled: {@code owner-alive} (every Pod's controller owner exists with that uid) and {@code workers-converge}
- * (each worker group of a RayCluster not being deleted has exactly its clamped replicas × numOfHosts live Pods).
+ * Once settled: {@code owner-alive} (every Pod's controller owner exists with that uid), {@code workers-converge}
+ * (each worker group of a RayCluster not being deleted has exactly its clamped replicas × numOfHosts live Pods) and
+ * {@code ready-workers} (readyWorkerReplicas ≤ desiredWorkerReplicas). The last one is not checked on the way:
+ * while a group scales down KubeRay's CalculateReadyReplicas still counts the terminating Pods, so a real operator
+ * reports more ready workers than desired for a moment too.
  * The checker only reads what the store tells it, never the operator's own functions, so it checks the operator
  * rather than repeats it.
  */
@@ -41,8 +44,8 @@ public final class InvariantChecker implements AutoCloseable {
     private final List<Violation> violations = new ArrayList<>();
     /** cluster key → its live head Pods. */
     private final Map<String, Set<String>> liveHeads = new HashMap<>();
-    /** RayCluster key → its status.state. */
-    private final Map<String, String> clusterStates = new HashMap<>();
+    /** RayCluster keys whose head Pod runs and is Ready. */
+    private final Set<String> readyHeads = new HashSet<>();
 
     public InvariantChecker(ObjectStore store, Clock clock) {
         this.clock = clock;
@@ -63,7 +66,6 @@ public final class InvariantChecker implements AutoCloseable {
             terminal(e);
             observedGeneration(e);
         } else if (o.type().equals(ResourceTypes.RAYCLUSTERS)) {
-            clusters(e);
             observedGeneration(e);
         } else if (o.type().equals(ResourceTypes.RAYSERVICES)) {
             observedGeneration(e);
@@ -84,6 +86,11 @@ public final class InvariantChecker implements AutoCloseable {
         boolean live = e.type() != WatchEvent.Type.DELETED && !pod.isDeleting() && !"Succeeded".equals(phase)
                 && !"Failed".equals(phase);
         boolean wasMany = heads.size() > 1;
+        if (live && "Running".equals(phase) && ready(pod)) {
+            readyHeads.add(key);
+        } else {
+            readyHeads.remove(key);
+        }
         if (live) {
             heads.add(pod.name());
         } else {
@@ -124,51 +131,45 @@ public final class InvariantChecker implements AutoCloseable {
         }
     }
 
-    private void clusters(WatchEvent e) {
-        StoredObject rc = e.object();
-        if (e.type() == WatchEvent.Type.DELETED) {
-            clusterStates.remove(key(rc));
-            return;
-        }
-        JsonNode status = rc.object().path("status");
-        clusterStates.put(key(rc), Json.text(status, "state"));
-        JsonNode ready = status.path("readyWorkerReplicas");
-        JsonNode desired = status.path("desiredWorkerReplicas");
-        if (ready.isNumber() && desired.isNumber() && ready.asInt() > desired.asInt()) {
-            JsonNode previous = e.previous() == null ? null : e.previous().object().path("status");
-            if (previous == null || previous.path("readyWorkerReplicas").asInt() <= previous
-                    .path("desiredWorkerReplicas").asInt()) {
-                report("ready-workers", "RayCluster " + key(rc) + " reports " + ready.asInt() + " ready workers of "
-                        + desired.asInt() + " desired", List.of("RayCluster " + key(rc)));
+    private static boolean ready(StoredObject pod) {
+        for (JsonNode c : pod.object().path("status").path("conditions")) {
+            if ("Ready".equals(Json.text(c, "type"))) {
+                return "True".equals(Json.text(c, "status"));
             }
         }
+        return false;
     }
 
+    /**
+     * A switch of a RayService's serve Service from one cluster to another must go to a cluster whose head Pod runs
+     * and is Ready (KubeRay promotes the pending cluster once its head is ready and its Serve applications run; the
+     * RayCluster's own state may still wait for slow workers).
+     */
     private void serveSwitch(WatchEvent e) {
         StoredObject svc = e.object();
-        if (e.type() == WatchEvent.Type.DELETED || !svc.name().endsWith("-serve-svc")) {
+        if (e.type() != WatchEvent.Type.MODIFIED || e.previous() == null || !svc.name().endsWith("-serve-svc")
+                || !svc.metadata().path("ownerReferences").toString().contains("\"kind\":\"RayService\"")) {
             return;
         }
         String target = Json.text(svc.object(), "spec", "selector", "ray.io/cluster");
-        String before = e.previous() == null ? null
-                : Json.text(e.previous().object(), "spec", "selector", "ray.io/cluster");
-        if (target == null || target.equals(before)) {
+        String before = Json.text(e.previous().object(), "spec", "selector", "ray.io/cluster");
+        if (target == null || before == null || target.equals(before)) {
             return;
         }
-        String state = clusterStates.get(svc.namespace() + "/" + target);
-        if (!"ready".equals(state)) {
-            report("serve-switch", "serve Service " + key(svc) + " was pointed at RayCluster " + target
-                    + " whose state is " + (state == null || state.isEmpty() ? "not set" : state),
+        if (!readyHeads.contains(svc.namespace() + "/" + target)) {
+            report("serve-switch", "serve Service " + key(svc) + " was switched from RayCluster " + before
+                    + " to RayCluster " + target + " whose head Pod is not running and ready",
                     List.of("Service " + key(svc), "RayCluster " + svc.namespace() + "/" + target));
         }
     }
 
     /**
      * The invariants that hold only once faults have stopped and everything due has run (the garbage collector
-     * included): call it at such a moment; what it finds is added to {@link #violations()} and returned.
+     * included): call it at such a moment. Returns what it finds (not added to {@link #violations()}, which are the
+     * ones seen while the run went on).
      */
     public synchronized List<Violation> checkSettled(KubeClient client) {
-        int before = violations.size();
+        List<Violation> found = new ArrayList<>();
         Set<String> uids = new HashSet<>();
         for (var type : List.of(ResourceTypes.RAYCLUSTERS, ResourceTypes.RAYJOBS, ResourceTypes.RAYSERVICES,
                 ResourceTypes.JOBS, ResourceTypes.PODS, ResourceTypes.SERVICES)) {
@@ -176,9 +177,12 @@ public final class InvariantChecker implements AutoCloseable {
         }
         List<StoredObject> pods = client.list(ResourceTypes.PODS, null, null);
         for (StoredObject pod : pods) {
+            if (pod.isDeleting()) {
+                continue; // the garbage collector (or someone) is already removing it
+            }
             for (JsonNode ref : pod.metadata().path("ownerReferences")) {
                 if (ref.path("controller").asBoolean(false) && !uids.contains(Json.text(ref, "uid"))) {
-                    report("owner-alive", "Pod " + key(pod) + " is owned by " + Json.text(ref, "kind") + " "
+                    report(found, "owner-alive", "Pod " + key(pod) + " is owned by " + Json.text(ref, "kind") + " "
                             + Json.text(ref, "name") + " which is gone", List.of("Pod " + key(pod)));
                 }
             }
@@ -186,6 +190,13 @@ public final class InvariantChecker implements AutoCloseable {
         for (StoredObject rc : client.list(ResourceTypes.RAYCLUSTERS, null, null)) {
             if (rc.isDeleting()) {
                 continue;
+            }
+            JsonNode status = rc.object().path("status");
+            JsonNode ready = status.path("readyWorkerReplicas");
+            JsonNode desired = status.path("desiredWorkerReplicas");
+            if (ready.isNumber() && desired.isNumber() && ready.asInt() > desired.asInt()) {
+                report(found, "ready-workers", "RayCluster " + key(rc) + " reports " + ready.asInt()
+                        + " ready workers of " + desired.asInt() + " desired", List.of("RayCluster " + key(rc)));
             }
             JsonNode spec = rc.object().path("spec");
             boolean suspended = spec.path("suspend").asBoolean(false);
@@ -199,12 +210,12 @@ public final class InvariantChecker implements AutoCloseable {
                         && !"Failed".equals(Json.text(p.object(), "status", "phase"))
                         && !"Succeeded".equals(Json.text(p.object(), "status", "phase"))).count();
                 if (have != want) {
-                    report("workers-converge", "worker group " + group + " of RayCluster " + key(rc) + " has " + have
+                    report(found, "workers-converge", "worker group " + group + " of RayCluster " + key(rc) + " has " + have
                             + " live Pods, " + want + " desired", List.of("RayCluster " + key(rc)));
                 }
             }
         }
-        return List.copyOf(violations.subList(before, violations.size()));
+        return found;
     }
 
     /** replicas clamped to [minReplicas, maxReplicas] (max wins when min > max), times numOfHosts; 0 suspended. */
@@ -221,7 +232,11 @@ public final class InvariantChecker implements AutoCloseable {
     }
 
     private void report(String invariant, String message, List<String> objects) {
-        violations.add(new Violation(Duration.between(start, clock.now()), invariant, objects, message));
+        report(violations, invariant, message, objects);
+    }
+
+    private void report(List<Violation> into, String invariant, String message, List<String> objects) {
+        into.add(new Violation(Duration.between(start, clock.now()), invariant, objects, message));
     }
 
     private static String key(StoredObject o) {
