@@ -54,7 +54,22 @@ class ScenariosTest {
                     "[  30.0s] updated RayCluster autoscaled spec small-wg.replicas=1",
                     "[  31.0s] deleted worker Pod autoscaled-worker-small-wg-3",
                     "[  31.0s] updated RayCluster autoscaled status ready=1/1 state=ready",
-                    "Scenario autoscaler: PASSED (6 expectations, 0 failed; 31.0 s virtual)"));
+                    "Scenario autoscaler: PASSED (6 expectations, 0 failed; 31.0 s virtual)"),
+            "chaos-worker-churn.yaml", List.of(
+                    "[   9.1s] fault: crashed the containers of Pod churn-job-ngtjh-worker-cpu-1 with exit code 137 "
+                            + "(schedule crash-workers)",
+                    "[  10.2s] fault: deleted Pod churn-job-ngtjh-worker-cpu-1 (schedule kill-workers)",
+                    "[  68.0s] step 9 (line 69) invariants hold (continuous and settled)",
+                    "Scenario chaos-worker-churn: PASSED (2 expectations, 0 failed; 68.0 s virtual)"),
+            "chaos-node-loss-during-upgrade.yaml", List.of(
+                    "[  11.4s] fault: made Node sim-node-2 NotReady for 7.79s (schedule lose-nodes)",
+                    "[  98.0s] step 12 (line 41) invariants hold (continuous and settled)",
+                    "Scenario chaos-node-loss-during-upgrade: PASSED (1 expectations, 0 failed; 98.0 s virtual)"),
+            "chaos-api-conflicts-while-scaling.yaml", List.of(
+                    "[  12.0s] fault: failing 60% of the operator's API writes with 409 for 10s (schedule "
+                            + "api-conflicts)",
+                    "[  43.0s] step 11 (line 35) invariants hold (continuous and settled)",
+                    "Scenario chaos-api-conflicts-while-scaling: PASSED (1 expectations, 0 failed; 43.0 s virtual)"));
 
     static Stream<String> scenarios() throws IOException {
         try (Stream<Path> files = Files.list(Path.of("scenarios"))) {
