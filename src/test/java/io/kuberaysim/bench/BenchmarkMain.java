@@ -70,6 +70,9 @@ public final class BenchmarkMain {
         if (cfg.runs("bigbodies")) {
             BigBodyScenario.run(cfg, report);
         }
+        if (cfg.runs("chaos")) {
+            ChaosSeedsBenchmark.run(cfg, report);
+        }
         return report;
     }
 

@@ -54,9 +54,13 @@ final class FaultInjector {
         return switch (type) {
             case "CrashContainer" -> "Running".equals(Json.text(status, "phase"));
             case "CordonNode" -> !target.object().path("spec").path("unschedulable").asBoolean(false);
+            // the Ray job must be on the dashboard already: in K8sJobMode the RayJob is Running before its
+            // submitter has submitted, and jobStatus only moves once the operator has seen the job there
             case "FailRayJob", "SlowRayJob" -> Json.text(status, "jobId") != null
                     && Json.text(status, "rayClusterName") != null
-                    && "Running".equals(Json.text(status, "jobDeploymentStatus"));
+                    && "Running".equals(Json.text(status, "jobDeploymentStatus"))
+                    && ("PENDING".equals(Json.text(status, "jobStatus"))
+                    || "RUNNING".equals(Json.text(status, "jobStatus")));
             case "FailServeApp" -> Json.text(status.path("activeServiceStatus"), "rayClusterName") != null;
             default -> true;
         };
