@@ -11,9 +11,11 @@ public final class PodConditions {
 
     /** Phase Running and condition Ready=True (KubeRay's {@code IsRunningAndReady}). */
     public static boolean isRunningAndReady(StoredObject pod) {
-        if (!"Running".equals(Json.text(pod.object(), "status", "phase"))) {
-            return false;
-        }
+        return "Running".equals(Json.text(pod.object(), "status", "phase")) && isReady(pod);
+    }
+
+    /** Condition Ready=True, whatever the phase (kube's {@code podutil.IsPodReady}). */
+    public static boolean isReady(StoredObject pod) {
         JsonNode conds = Json.at(pod.object(), "status", "conditions");
         if (conds != null && conds.isArray()) {
             for (JsonNode c : conds) {

@@ -2,6 +2,7 @@ package io.kuberaysim.controller.runtime;
 
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.controller.runtime.reconcile.ReconcileError;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.logging.LogValues;
 import org.slf4j.Logger;
@@ -91,7 +92,7 @@ public final class ReconcileFailures {
     /** Causes bad input explains: a refused write, a value that does not parse (no stack trace needed). */
     public static boolean expected(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof ApiException || c instanceof IllegalArgumentException || c instanceof ArithmeticException
+            if (c instanceof ApiException || c instanceof ReconcileError || c instanceof IllegalArgumentException || c instanceof ArithmeticException
                     || c instanceof DateTimeException || c instanceof JacksonException) {
                 return true;
             }
@@ -105,8 +106,8 @@ public final class ReconcileFailures {
     }
 
     static String describe(Throwable t) {
-        if (t instanceof ApiException e) {
-            return e.getMessage();
+        if (t instanceof ApiException || t instanceof ReconcileError) {
+            return t.getMessage();
         }
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof JacksonException j) {

@@ -35,6 +35,7 @@ import io.kuberaysim.controller.runtime.UpdatePredicate;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.runtime.reconcile.ConflictRetry;
+import io.kuberaysim.controller.runtime.reconcile.ReconcileError;
 import io.kuberaysim.controller.runtime.reconcile.Reconciler;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
@@ -63,6 +64,10 @@ public final class RayServiceReconciler implements Reconciler {
 
     /** KubeRay's {@code ServiceDefaultRequeueDuration}. */
     public static final Duration REQUEUE = Duration.ofSeconds(2);
+    /** KubeRay's {@code BuildServeService} error when the head container has no serve port. */
+    static final String NO_SERVE_PORT = "Please specify a port named 'serve' (or with the prefix 'serve-', "
+            + "e.g. 'serve-grpc') in the Ray head container; otherwise, the Kubernetes service for Ray Serve will "
+            + "not be created.";
     /** KubeRay's default {@code rayClusterDeletionDelaySeconds}. */
     public static final int DEFAULT_DELETION_DELAY_SECONDS = 60;
     /** KubeRay's limit on RayService names (53 minus len("-" + 5 random chars)). */
@@ -224,14 +229,12 @@ public final class RayServiceReconciler implements Reconciler {
             return Services.NONE;
         }
         Cluster target = pendingReady ? clusters.pending() : clusters.active();
+        StoredObject headSvc = reconcileService(obj, RayServiceServices.headService(obj, target.name()));
         ObjectNode desiredServe = RayServiceServices.serveService(obj, target.name());
         if (desiredServe == null) {
-            events.event(obj, EventRecorder.WARNING, "FailedToCreateService", "Create",
-                    "Failed to create the serve service for " + obj.namespace() + "/" + obj.name()
-                            + ": please specify a port named 'serve' in the head group's Ray container");
-            return Services.NONE;
+            // BuildServeService's error: Reconcile returns it, so the pass ends here (retried with backoff)
+            throw new ReconcileError(NO_SERVE_PORT);
         }
-        StoredObject headSvc = reconcileService(obj, RayServiceServices.headService(obj, target.name()));
         return new Services(headSvc, reconcileService(obj, desiredServe));
     }
 
@@ -729,8 +732,10 @@ public final class RayServiceReconciler implements Reconciler {
     }
 
     /**
-     * Ready Pods selected by the serve Service (KubeRay counts them in its EndpointSlices); {@code reconciled} is
-     * the serve Service this pass wrote or found, which the cache may not show yet.
+     * KubeRay's {@code calculateNumServeEndpointsFromSlices}: the ready endpoints of the serve Service, as the
+     * EndpointSlice controller lists its Pods (a Pod IP, not Succeeded or Failed) and marks them ready (Ready
+     * condition True and not terminating, or every listed Pod with {@code publishNotReadyAddresses}).
+     * {@code reconciled} is the serve Service this pass wrote or found, which the cache may not show yet.
      */
     private int countServeEndpoints(StoredObject obj, StoredObject reconciled) {
         StoredObject svc = reconciled != null ? reconciled
@@ -739,11 +744,18 @@ public final class RayServiceReconciler implements Reconciler {
         if (selector == null || !selector.isObject() || selector.isEmpty()) {
             return 0;
         }
+        boolean publishNotReady = svc.object().path("spec").path("publishNotReadyAddresses").asBoolean(false);
         Map<String, String> sel = new LinkedHashMap<>();
         selector.properties().forEach(e -> sel.put(e.getKey(), e.getValue().asString("")));
         int n = 0;
         for (StoredObject p : pods.list(obj.namespace(), sel)) {
-            if (!p.isDeleting() && PodConditions.isRunningAndReady(p)) {
+            String phase = Json.text(p.object(), "status", "phase");
+            String ip = Json.text(p.object(), "status", "podIP");
+            if (ip == null || ip.isEmpty() || "Succeeded".equals(phase) || "Failed".equals(phase)
+                    || (p.isDeleting() && !publishNotReady)) {
+                continue;
+            }
+            if (publishNotReady || PodConditions.isReady(p)) {
                 n++;
             }
         }

@@ -47,36 +47,61 @@ public final class RayServiceServices {
         return custom == null || custom.isEmpty() ? RayLabels.serveServiceName(rayService.name()) : custom;
     }
 
-    /** The head Service pointing at {@code cluster}: headless, with the head container's ports. */
+    /**
+     * KubeRay's {@code BuildHeadServiceForRayService}: the serving cluster's head Service as
+     * {@code BuildServiceForHeadPod} builds it (selector on its head Pod, the head container's ports with
+     * {@code appProtocol: tcp} sorted by name, type {@code headGroupSpec.serviceType}, headless when that is
+     * ClusterIP or unset), named {@code <rayservice>-head-svc} and labelled for the RayService, {@code ray.io/node-type:
+     * head} included.
+     */
     public static ObjectNode headService(StoredObject rayService, String cluster) {
         ObjectNode svc = base(rayService, RayLabels.headServiceName(rayService.name()));
-        ObjectNode labels = Json.child((ObjectNode) svc.get("metadata"), "labels");
-        labels.put(RayLabels.IDENTIFIER, rayService.name() + "-head");
+        ObjectNode labels = Json.child(ObjectSkeleton.metadata(svc), "labels");
+        labels.put(RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_HEAD);
+        labels.put(RayLabels.IDENTIFIER, rayService.name() + "-" + RayLabels.NODE_TYPE_HEAD);
         ObjectNode spec = svc.putObject("spec");
         ObjectNode selector = spec.putObject("selector");
         headSelector(cluster).forEach(selector::put);
         ArrayNode ports = spec.putArray("ports");
         headPorts(clusterConfig(rayService)).forEach((name, port) ->
                 ports.addObject().put("name", name).put("port", port).put("appProtocol", "tcp"));
-        spec.put("type", "ClusterIP");
-        // KubeRay >= 1.2 makes the head Service headless unless told otherwise.
-        spec.put("clusterIP", "None");
-        spec.put("publishNotReadyAddresses", true);
+        String type = serviceType(rayService);
+        spec.put("type", type == null ? "ClusterIP" : type);
+        if (type == null || type.equals("ClusterIP")) {
+            spec.put("clusterIP", "None");
+            spec.put("publishNotReadyAddresses", true);
+        }
         return svc;
     }
 
     /**
-     * The serve Service pointing at {@code cluster}: the user's {@code serveService} as a base, the selector forced,
-     * and the head's {@code serve}/{@code serve-*} ports when the user named none. Null when there is no serve port.
+     * KubeRay's {@code BuildServeService} for a RayService: {@code <rayservice>-serve-svc} labelled
+     * {@code ray.io/serve: <rayservice>-serve}, selecting the serving cluster's Pods labelled {@code ray.io/serve:
+     * "true"}, with the head container's {@code serve}/{@code serve-*} ports (no appProtocol) and type
+     * {@code headGroupSpec.serviceType}. A user's {@code serveService} is the base: its selector replaced, KubeRay's
+     * labels over the user's, a port the user defines under the same name used as the user wrote it, the user's
+     * own ports kept when the head has no serve port. Null when there is no serve port at all (KubeRay's error).
      */
     public static ObjectNode serveService(StoredObject rayService, String cluster) {
         JsonNode user = Json.at(rayService.object(), "spec", "serveService");
+        boolean custom = user != null && user.isObject();
+        ArrayNode ports = Json.MAPPER.createArrayNode();
+        headPorts(clusterConfig(rayService)).forEach((name, port) -> {
+            if (ClusterServices.isServePort(name)) {
+                ports.addObject().put("name", name).put("port", port);
+            }
+        });
+        if (ports.isEmpty() && !custom) {
+            return null;
+        }
         ObjectNode svc = base(rayService, serveServiceName(rayService));
-        ObjectNode meta = (ObjectNode) svc.get("metadata");
-        if (user != null && user.isObject()) {
+        ObjectNode meta = ObjectSkeleton.metadata(svc);
+        ObjectNode labels = Json.child(meta, "labels");
+        labels.put(RayLabels.SERVE, rayService.name() + "-serve");
+        ObjectNode spec = Json.object();
+        if (custom) {
             JsonNode userLabels = Json.at(user, "metadata", "labels");
             if (userLabels != null && userLabels.isObject()) {
-                ObjectNode labels = Json.child(meta, "labels");
                 userLabels.properties().forEach(e -> {
                     if (!labels.has(e.getKey())) {
                         labels.set(e.getKey(), e.getValue());
@@ -84,33 +109,48 @@ public final class RayServiceServices {
                 });
             }
             JsonNode ann = Json.at(user, "metadata", "annotations");
-            if (ann != null && ann.isObject()) {
+            if (ann != null && ann.isObject() && !ann.isEmpty()) {
                 meta.set("annotations", ann.deepCopy());
             }
-        }
-        Json.child(meta, "labels").put(RayLabels.SERVE, rayService.name() + "-serve");
-        JsonNode userSpec = Json.at(user, "spec");
-        ObjectNode spec = userSpec != null && userSpec.isObject() ? ((ObjectNode) userSpec).deepCopy() : Json.object();
-        svc.set("spec", spec);
-        spec.remove("clusterIP");
-        spec.remove("clusterIPs");
-        ObjectNode selector = spec.putObject("selector");
-        serveSelector(cluster).forEach(selector::put);
-        if (!(spec.get("ports") instanceof ArrayNode userPorts) || userPorts.isEmpty()) {
-            ArrayNode ports = spec.putArray("ports");
-            headPorts(clusterConfig(rayService)).forEach((name, port) -> {
-                if (ClusterServices.isServePort(name)) {
-                    ports.addObject().put("name", name).put("port", port).put("appProtocol", "tcp");
-                }
-            });
-            if (ports.isEmpty()) {
-                return null;
+            JsonNode userSpec = Json.at(user, "spec");
+            if (userSpec != null && userSpec.isObject()) {
+                spec = ((ObjectNode) userSpec).deepCopy();
             }
         }
-        if (!spec.has("type")) {
-            spec.put("type", "ClusterIP");
+        svc.set("spec", spec);
+        ObjectNode selector = spec.putObject("selector");
+        serveSelector(cluster).forEach(selector::put);
+        if (!ports.isEmpty()) {
+            spec.set("ports", mergeUserPorts(ports, spec.get("ports")));
+        }
+        String type = serviceType(rayService);
+        if (!spec.hasNonNull("type") || Json.text(spec, "type").isEmpty()) {
+            spec.put("type", type == null ? "ClusterIP" : type);
         }
         return svc;
+    }
+
+    /** The detected serve ports, each replaced by the user's port of the same name when there is one. */
+    private static ArrayNode mergeUserPorts(ArrayNode detected, JsonNode userPorts) {
+        ArrayNode merged = Json.MAPPER.createArrayNode();
+        for (JsonNode port : detected) {
+            JsonNode mine = null;
+            if (userPorts != null && userPorts.isArray()) {
+                for (JsonNode u : userPorts) {
+                    if (port.path("name").asString("").equals(Json.text(u, "name"))) {
+                        mine = u;
+                    }
+                }
+            }
+            merged.add(mine == null ? port : mine.deepCopy());
+        }
+        return merged;
+    }
+
+    /** {@code rayClusterConfig.headGroupSpec.serviceType}, or null when unset. */
+    private static String serviceType(StoredObject rayService) {
+        String type = Json.text(clusterConfig(rayService), "headGroupSpec", "serviceType");
+        return type == null || type.isEmpty() ? null : type;
     }
 
     /** The cluster a Service's selector points at, or null. */

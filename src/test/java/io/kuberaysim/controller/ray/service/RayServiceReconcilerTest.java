@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import tools.jackson.databind.JsonNode;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -477,6 +479,75 @@ class RayServiceReconcilerTest {
                 .isEqualTo(RayServiceConditions.RAY_SERVICE_RESUMED);
         advanceUntil(this::ready, Duration.ofSeconds(30));
         assertThat(clusters()).hasSize(1);
+    }
+
+    // common/service.go BuildHeadServiceForRayService (over BuildServiceForHeadPod) and BuildServeService
+    @Test
+    void servicesAreLabelledAndPortedAsKubeRayBuildsThem() {
+        deployReady(manifest(null, null));
+
+        JsonNode head = h.client().get(ResourceTypes.SERVICES, NS, "svc-head-svc").object();
+        assertThat(head.at("/metadata/labels").toString()).isEqualTo("{\"ray.io/originated-from-cr-name\":\"svc\","
+                + "\"ray.io/originated-from-crd\":\"RayService\",\"ray.io/node-type\":\"head\","
+                + "\"ray.io/identifier\":\"svc-head\"}");
+        assertThat(head.at("/spec/ports").findValuesAsString("appProtocol")).containsOnly("tcp");
+        assertThat(head.at("/spec/clusterIP").asString()).isEqualTo("None");
+        JsonNode serve = h.client().get(ResourceTypes.SERVICES, NS, "svc-serve-svc").object();
+        assertThat(serve.at("/metadata/labels/ray.io~1serve").asString()).isEqualTo("svc-serve");
+        assertThat(serve.at("/metadata/labels/ray.io~1node-type").isMissingNode()).isTrue();
+        assertThat(serve.at("/spec/ports").toString()).isEqualTo("[{\"name\":\"serve\",\"port\":8000,"
+                + "\"protocol\":\"TCP\",\"targetPort\":8000}]");
+    }
+
+    // BuildServiceForHeadPod: the type is headGroupSpec.serviceType, headless only for ClusterIP (or unset);
+    // BuildServeService: the serve Service takes the same type
+    @Test
+    void headGroupServiceTypeIsTheServicesType() {
+        deployReady(manifest(null, null).replace("    headGroupSpec:\n", "    headGroupSpec:\n      serviceType: NodePort\n"));
+
+        JsonNode head = h.client().get(ResourceTypes.SERVICES, NS, "svc-head-svc").object();
+        assertThat(head.at("/spec/type").asString()).isEqualTo("NodePort");
+        assertThat(head.at("/spec/clusterIP").asString()).isNotEqualTo("None");
+        assertThat(h.client().get(ResourceTypes.SERVICES, NS, "svc-serve-svc").object().at("/spec/type").asString())
+                .isEqualTo("NodePort");
+    }
+
+    // BuildServeService: a port the user's serveService defines under a detected name is used as written
+    @Test
+    void userServeServicePortReplacesTheDetectedOneOfTheSameName() {
+        deployReady(manifest("""
+                serveService:
+                  metadata: {labels: {team: ml, ray.io/serve: mine}}
+                  spec:
+                    ports:
+                    - {name: serve, port: 8000, appProtocol: kubernetes.io/h2c}
+                    - {name: other, port: 9999}
+                """, null));
+
+        JsonNode serve = h.client().get(ResourceTypes.SERVICES, NS, "svc-serve-svc").object();
+        assertThat(serve.at("/spec/ports").size()).isEqualTo(1);
+        assertThat(serve.at("/spec/ports/0/appProtocol").asString()).isEqualTo("kubernetes.io/h2c");
+        assertThat(serve.at("/metadata/labels/team").asString()).isEqualTo("ml");
+        assertThat(serve.at("/metadata/labels/ray.io~1serve").asString()).isEqualTo("svc-serve");
+    }
+
+    // BuildServeService's error, returned by reconcileServices after the head Service was made: no serve Service,
+    // no status written for that pass, the reconcile retried; KubeRay's message
+    @Test
+    void headWithoutServePortGetsKubeRaysMessageAndNoServeService() {
+        h.create(ResourceTypes.RAYSERVICES, NS, manifest(null, null).replaceFirst(
+                "image: rayproject/ray:2.9.0\n", "image: rayproject/ray:2.9.0\n"
+                        + "            ports: [{name: dashboard, containerPort: 8265}]\n"));
+        h.advance(Duration.ofSeconds(30));
+
+        assertThat(h.client().get(ResourceTypes.SERVICES, NS, "svc-head-svc")).isNotNull();
+        assertThat(h.client().get(ResourceTypes.SERVICES, NS, "svc-serve-svc")).isNull();
+        assertThat(h.client().list(ResourceTypes.EVENTS, NS, null).stream()
+                .map(e -> Json.text(e.object(), "message")).filter(m -> m != null && m.contains("serve")).toList())
+                .contains("Reconcile failed: Please specify a port named 'serve' (or with the prefix 'serve-', e.g. "
+                        + "'serve-grpc') in the Ray head container; otherwise, the Kubernetes service for Ray Serve "
+                        + "will not be created.");
+        assertThat(ready()).isFalse();
     }
 
     List<String> eventReasons() {
