@@ -34,7 +34,18 @@ public final class RunCommand {
     }
 
     public static boolean isRun(String[] args) {
-        return args.length > 0 && args[0].equals("run");
+        return args.length > 0 && (args[0].equals("run") || args[0].startsWith("run,"));
+    }
+
+    /**
+     * The arguments as one list: {@code spring-boot:run -Dspring-boot.run.arguments="run,file.yaml"} passes them as
+     * one comma-separated argument (older plugins split on commas), {@code java -jar} as separate ones.
+     */
+    private static String[] split(String[] args) {
+        if (args.length == 1 && args[0].contains(",")) {
+            return args[0].split(",");
+        }
+        return args;
     }
 
     /**
@@ -52,7 +63,7 @@ public final class RunCommand {
         InvariantWatch invariants = new InvariantWatch();
         Options options;
         try {
-            options = Options.parse(args);
+            options = Options.parse(split(args));
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             err.println("usage: run <scenario.yaml> [--junit-xml <file>] [--timeline-json <file>] "

@@ -223,4 +223,16 @@ class RunCommandTest {
         assertThat(o.out()).contains("Scenario faults: FAILED (5 expectations, 0 failed, stopped at step 17;");
         assertThat(o.code()).isEqualTo(1);
     }
+
+    @Test
+    void takesSpringBootRunsCommaSeparatedArguments() {
+        assertThat(RunCommand.isRun(new String[] {"run,scenarios/seed-demo.yaml"})).isTrue();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8)) {
+            code = RunCommand.run(new String[] {"run,scenarios/seed-demo.yaml"}, o, o);
+        }
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Scenario seed-demo: PASSED");
+    }
 }
