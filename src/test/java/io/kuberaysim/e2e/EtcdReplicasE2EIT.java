@@ -35,6 +35,7 @@ class EtcdReplicasE2EIT {
     private static final Duration LEASE = Duration.ofSeconds(3);
     private static final Duration RETRY = Duration.ofMillis(500);
     private static final String CLUSTERS = "/apis/ray.io/v1/namespaces/default/rayclusters";
+    private static final String JOB = "/apis/ray.io/v1/namespaces/default/rayjobs/example-job";
     private static final String PODS = "/api/v1/namespaces/default/pods?labelSelector=ray.io/cluster%3Ddemo-raycluster";
     private static final String LEASE_PATH =
             "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kuberay-sim-controllers";
@@ -108,6 +109,10 @@ class EtcdReplicasE2EIT {
         }
     }
 
+    private static String jobState(ServerProcess s) {
+        return Json.text(s.getJson(JOB), "status", "jobDeploymentStatus");
+    }
+
     private static String state(ServerProcess s) {
         return Json.text(s.getJson(CLUSTERS + "/demo-raycluster"), "status", "state");
     }
@@ -122,8 +127,15 @@ class EtcdReplicasE2EIT {
         // a write through the standby is reconciled by the leader and read through both
         String manifest = Files.readString(Path.of("http-examples/demo-raycluster.yaml"));
         assertThat(b.send("POST", CLUSTERS, "application/yaml", manifest).statusCode()).isEqualTo(201);
+        // and a RayJob whose simulated Ray job runs for 10 minutes
+        String job = Files.readString(Path.of("http-examples/example-job.yaml")).replaceFirst("metadata:\n",
+                "metadata:\n  annotations:\n    sim.kuberay.io/job-duration-seconds: \"600\"\n");
+        assertThat(b.send("POST", JOB.substring(0, JOB.lastIndexOf('/')), "application/yaml", job).statusCode())
+                .isEqualTo(201);
         until(Duration.ofSeconds(30), "3 Pods Running, cluster ready",
                 () -> runningPods(a).size() == 3 && "ready".equals(state(a)));
+        until(Duration.ofSeconds(30), "RayJob Running", () -> "Running".equals(jobState(a)));
+        String jobId = Json.text(a.getJson(JOB), "status", "jobId");
         Map<String, String> pods = runningPods(a);
         assertThat(runningPods(b)).isEqualTo(pods);
         assertThat(holder(b)).isEqualTo("replica-a");
@@ -140,6 +152,9 @@ class EtcdReplicasE2EIT {
         assertThat(b.send("PATCH", CLUSTERS + "/demo-raycluster", "application/json-patch+json", scale)
                 .statusCode()).isEqualTo(200);
         until(Duration.ofSeconds(30), "4 Pods Running", () -> runningPods(b).size() == 4);
+        // the RayJob the old leader started stays Running under the new one, with the same Ray job
+        assertThat(jobState(b)).isEqualTo("Running");
+        assertThat(Json.text(b.getJson(JOB), "status", "jobId")).isEqualTo(jobId);
         Map<String, String> scaled = runningPods(b);
         assertThat(scaled).containsAllEntriesOf(pods);
         assertThat(b.getJson(PODS).path("items").size()).isEqualTo(4);
@@ -156,6 +171,7 @@ class EtcdReplicasE2EIT {
         assertThat(after.path("status")).isEqualTo(before.path("status"));
         assertThat(runningPods(a2)).isEqualTo(scaled);
         until(LEASE.plusSeconds(10), "replica-a leads again", () -> "replica-a".equals(holder(a2)));
+        assertThat(jobState(a2)).isEqualTo("Running");
 
         // a client resumes its watch from the resourceVersion it last saw before the restart
         String rv = lastSeen;

@@ -33,6 +33,10 @@ final class EtcdKeys {
     }
 
     String key(ResourceType type, String namespace, String name) {
+        if (byResource.get(resourcePath(type)) != type) {
+            // its change would never be recognised on the watch: refuse instead of waiting for it
+            throw new IllegalArgumentException(type.groupResource() + " is not a stored type of this etcd store");
+        }
         StringBuilder k = new StringBuilder(prefix.length() + 64).append(prefix).append('/').append(resourcePath(type))
                 .append('/');
         if (type.namespaced() && namespace != null && !namespace.isEmpty()) {
