@@ -90,7 +90,8 @@ public final class LeaderElector implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::tick, 0, settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void tick() {
+    /** One round: acquire or renew, or notice the Lease is lost; {@link #start()} runs it every retry period. */
+    void tick() {
         if (stopped) {
             return;
         }
