@@ -48,6 +48,8 @@ public final class RayLabels {
     public static final String FT_ENABLED = "ray.io/ft-enabled";
     /** Annotation on the head Pod: operator version that created it. */
     public static final String KUBERAY_VERSION = "ray.io/kuberay-version";
+    /** Annotation on the head Pod: hash of the cluster spec it was made from (Recreate upgrade strategy). */
+    public static final String UPGRADE_STRATEGY_RECREATE_HASH = "ray.io/upgrade-strategy-recreate-hash";
     /** Annotation on a RayCluster: also create {@code <cluster>-serve-svc}. */
     public static final String ENABLE_SERVE_SERVICE = "ray.io/enable-serve-service";
     /** Annotation on a RayCluster: never recreate the head once provisioned (RayJob sidecar mode). */

@@ -7,16 +7,19 @@ import io.kuberaysim.api.ray.RayCluster;
 import io.kuberaysim.api.ray.RayClusterConditions;
 import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.api.ray.RayClusterStatus;
+import io.kuberaysim.api.ray.RayClusterUpgradeStrategy;
 import io.kuberaysim.api.ray.WorkerGroupSpec;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.ClusterSpecHash;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.ray.WorkingStatus;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
+import io.kuberaysim.controller.runtime.ObjectSkeleton;
 import io.kuberaysim.controller.runtime.UpdatePredicate;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
@@ -122,6 +125,12 @@ public final class RayClusterReconciler implements Reconciler {
             return invalid.part() == ValidationFailure.Part.STATUS ? Result.requeueAfter(SHORT_REQUEUE) : Result.done();
         }
         warnAutoscalerV1RestartPolicy(cluster, spec, key);
+        String upgradeError = upgradeOptionsError(cluster, spec);
+        if (upgradeError != null) {
+            events.event(cluster, EventRecorder.WARNING, "InvalidRayClusterSpec", "Validate",
+                    "The RayCluster UpgradeStrategy is invalid " + key + ": " + upgradeError);
+            return Result.done();
+        }
         if (cluster.isDeleting()) {
             // the garbage collector removes the children through their ownerReferences
             return Result.done();
@@ -289,6 +298,10 @@ public final class RayClusterReconciler implements Reconciler {
         if (suspend == RayClusterStatusCalculator.SuspendStatus.SUSPENDED || spec.suspended()) {
             return;
         }
+        if (shouldRecreatePodsForUpgrade(cluster, spec)) {
+            recreateAllPods(cluster);
+            return;
+        }
 
         // head
         if (expectations.isSatisfied(ns, name, ScaleExpectations.HEAD_GROUP)) {
@@ -446,9 +459,83 @@ public final class RayClusterReconciler implements Reconciler {
         }
     }
 
+    /**
+     * KubeRay's {@code ValidateRayClusterUpgradeOptions} beyond the type (the schema's enum checks that): a cluster a
+     * RayJob or RayService made may not set an upgrade strategy. Null when valid.
+     */
+    private static String upgradeOptionsError(StoredObject cluster, RayClusterSpec spec) {
+        if (spec.upgradeStrategy() == null || spec.upgradeStrategy().type() == null) {
+            return null;
+        }
+        String creator = cluster.labels().get(RayLabels.ORIGINATED_FROM_CRD);
+        if ("RayJob".equals(creator) || "RayService".equals(creator)) {
+            return "upgradeStrategy cannot be set when RayCluster is created by " + creator;
+        }
+        return null;
+    }
+
+    /**
+     * KubeRay's {@code shouldRecreatePodsForUpgrade}: with {@code upgradeStrategy.type: Recreate}, a head Pod made
+     * from another spec (its hash annotation differs) means every Pod goes. A head made by another operator version
+     * only has both annotations brought up to date.
+     */
+    private boolean shouldRecreatePodsForUpgrade(StoredObject cluster, RayClusterSpec spec) {
+        if (spec.upgradeStrategy() == null
+                || spec.upgradeStrategy().type() != RayClusterUpgradeStrategy.Type.Recreate) {
+            return false;
+        }
+        String expected = ClusterSpecHash.forRecreate(cluster.object().get("spec"));
+        List<StoredObject> heads = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name(),
+                RayLabels.NODE_TYPE, RayLabels.NODE_TYPE_HEAD));
+        if (heads.isEmpty()) {
+            return false;
+        }
+        StoredObject head = heads.get(0);
+        String version = head.annotations().get(RayLabels.KUBERAY_VERSION);
+        if (version != null && !version.isEmpty() && !version.equals(RayLabels.OPERATOR_VERSION)) {
+            ObjectNode copy = head.copy();
+            ObjectNode annotations = Json.child(Json.child(copy, "metadata"), "annotations");
+            annotations.put(RayLabels.UPGRADE_STRATEGY_RECREATE_HASH, expected);
+            annotations.put(RayLabels.KUBERAY_VERSION, RayLabels.OPERATOR_VERSION);
+            try {
+                client.update(ResourceTypes.PODS, copy);
+            } catch (ApiException e) {
+                log.info("Failed to update head pod annotations of {}: {}", head.name(), LogValues.escape(e.getMessage()));
+            }
+            return false;
+        }
+        String actual = head.annotations().get(RayLabels.UPGRADE_STRATEGY_RECREATE_HASH);
+        return actual != null && !actual.isEmpty() && !actual.equals(expected);
+    }
+
+    /** The Recreate upgrade: every Pod of the cluster deleted; the next pass creates them from the new spec. */
+    private void recreateAllPods(StoredObject cluster) {
+        String key = cluster.namespace() + "/" + cluster.name();
+        try {
+            for (StoredObject p : pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name()))) {
+                if (!p.isDeleting()) {
+                    client.delete(ResourceTypes.PODS, cluster.namespace(), p.name());
+                }
+            }
+        } catch (ApiException e) {
+            events.event(cluster, EventRecorder.WARNING, "FailedToDeletePodCollection", "Delete",
+                    "Failed deleting Pods due to spec change with Recreate upgradeStrategy for RayCluster " + key
+                            + ", " + e.getMessage());
+            throw new ReconcileFailure(RayClusterConditions.FAILED_DELETE_ALL_PODS, e.getMessage());
+        }
+        expectations.forget(cluster.namespace(), cluster.name());
+        events.event(cluster, EventRecorder.NORMAL, "DeletedPod", "Delete",
+                "Deleted all Pods for RayCluster " + key + " due to spec change with Recreate upgradeStrategy");
+    }
+
     private void createHeadPod(StoredObject cluster, RayClusterSpec spec) {
         String key = cluster.namespace() + "/" + cluster.name();
-        createPod(cluster, RayPodFactory.headPod(cluster, spec), ScaleExpectations.HEAD_GROUP, "CreatedHeadPod",
+        ObjectNode head = RayPodFactory.headPod(cluster, spec);
+        // createHeadPod: the spec hash and operator version the Recreate upgrade strategy compares against
+        ObjectNode annotations = Json.child(ObjectSkeleton.metadata(head), "annotations");
+        annotations.put(RayLabels.UPGRADE_STRATEGY_RECREATE_HASH, ClusterSpecHash.forRecreate(cluster.object().get("spec")));
+        annotations.put(RayLabels.KUBERAY_VERSION, RayLabels.OPERATOR_VERSION);
+        createPod(cluster, head, ScaleExpectations.HEAD_GROUP, "CreatedHeadPod",
                 "Created head Pod ", "FailedToCreateHeadPod", "Failed to create head Pod " + key + ", ",
                 RayClusterConditions.FAILED_CREATE_HEAD_POD);
     }

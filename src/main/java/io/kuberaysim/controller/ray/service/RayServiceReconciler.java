@@ -14,6 +14,7 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.ClusterSpecHash;
 import io.kuberaysim.controller.ray.GoDuration;
 import io.kuberaysim.controller.ray.cluster.RayClusterValidation;
 import io.kuberaysim.controller.ray.RayLabels;

@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray.service;
 
+import io.kuberaysim.controller.ray.ClusterSpecHash;
 import io.kuberaysim.controller.ray.RayLabels;
 
 /**

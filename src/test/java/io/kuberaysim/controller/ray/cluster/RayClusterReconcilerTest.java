@@ -582,4 +582,70 @@ class RayClusterReconcilerTest {
         }
         return null;
     }
+
+    private String recreateCluster(String strategy) {
+        return cluster("demo", 1, 0, 4).replace("spec:\n  rayVersion", "spec:\n  upgradeStrategy: {type: " + strategy
+                + "}\n  rayVersion");
+    }
+
+    private String headUid() {
+        return client.get(ResourceTypes.PODS, NS, "demo-head").uid();
+    }
+
+    // raycluster_controller.go shouldRecreatePodsForUpgrade / reconcilePods with upgradeStrategy Recreate: a template
+    // change deletes every Pod (DeletedPod "Deleted all Pods ... due to spec change with Recreate upgradeStrategy"),
+    // the next pass creates them from the new spec; createHeadPod annotates the head with the spec hash and version
+    @Test
+    void recreateUpgradeStrategyReplacesEveryPodOnATemplateChange() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, recreateCluster("Recreate"));
+        h.advance(Duration.ofSeconds(3));
+        String oldHead = headUid();
+        String oldHash = client.get(ResourceTypes.PODS, NS, "demo-head").annotations()
+                .get("ray.io/upgrade-strategy-recreate-hash");
+        assertThat(oldHash).isNotEmpty();
+        assertThat(client.get(ResourceTypes.PODS, NS, "demo-head").annotations())
+                .containsEntry("ray.io/kuberay-version", "v1.7.0");
+
+        client.patch(ResourceTypes.RAYCLUSTERS, NS, "demo", PatchType.JSON, Json.MAPPER.readTree(
+                "[{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":2}]"));
+        h.advance(Duration.ofSeconds(3));
+        assertThat(headUid()).as("a replicas change alone is muted in the hash").isEqualTo(oldHead);
+
+        mergePatch("demo", "{\"spec\":{\"rayVersion\":\"2.10.0\"}}");
+        h.advance(Duration.ofSeconds(5));
+
+        assertThat(events("DeletedPod").stream().map(e -> Json.text(e, "message")).toList()).contains(
+                "Deleted all Pods for RayCluster default/demo due to spec change with Recreate upgradeStrategy");
+        assertThat(headUid()).isNotEqualTo(oldHead);
+        assertThat(client.get(ResourceTypes.PODS, NS, "demo-head").annotations()
+                .get("ray.io/upgrade-strategy-recreate-hash")).isNotEqualTo(oldHash);
+        assertThat(podNames("demo")).hasSize(3);
+    }
+
+    // without Recreate (None), a spec change leaves the Pods alone
+    @Test
+    void upgradeStrategyNoneLeavesPodsAlone() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, recreateCluster("None"));
+        h.advance(Duration.ofSeconds(3));
+        String oldHead = headUid();
+
+        mergePatch("demo", "{\"spec\":{\"rayVersion\":\"2.10.0\"}}");
+        h.advance(Duration.ofSeconds(5));
+
+        assertThat(headUid()).isEqualTo(oldHead);
+        assertThat(events("DeletedPod")).isEmpty();
+    }
+
+    // utils/validation.go ValidateRayClusterUpgradeOptions: not on a cluster a RayJob or RayService made
+    @Test
+    void upgradeStrategyOnAClusterMadeByARayJobIsInvalid() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, recreateCluster("Recreate").replace("  name: demo\n",
+                "  name: demo\n  labels: {ray.io/originated-from-crd: RayJob}\n"));
+
+        assertThat(events("InvalidRayClusterSpec").stream().map(e -> Json.text(e, "message")).toList()).contains(
+                "The RayCluster UpgradeStrategy is invalid default/demo: upgradeStrategy cannot be set when "
+                        + "RayCluster is created by RayJob");
+        assertThat(podNames("demo")).isEmpty();
+    }
+
 }

@@ -1,4 +1,4 @@
-package io.kuberaysim.controller.ray.service;
+package io.kuberaysim.controller.ray;
 
 import io.kuberaysim.api.Json;
 import tools.jackson.databind.JsonNode;
@@ -29,7 +29,16 @@ public final class ClusterSpecHash {
 
     /** The hash of the whole spec (a {@code rayClusterConfig} tree). */
     public static String of(JsonNode rayClusterConfig) {
-        return hash(muted(rayClusterConfig, -1));
+        return hash(muted(rayClusterConfig, -1, true));
+    }
+
+    /**
+     * KubeRay's {@code GenerateHashWithoutReplicasAndWorkersToDelete} as the Recreate upgrade strategy uses it:
+     * replicas, their bounds, workersToDelete, tolerations, schedulingGates and upgradeStrategy muted; a change of
+     * anything else (suspend included) is a new hash.
+     */
+    public static String forRecreate(JsonNode rayClusterSpec) {
+        return hash(muted(rayClusterSpec, -1, false));
     }
 
     /**
@@ -41,7 +50,7 @@ public final class ClusterSpecHash {
         if (workerGroupCount(rayClusterConfig) < workerGroups) {
             return null;
         }
-        return hash(muted(rayClusterConfig, workerGroups));
+        return hash(muted(rayClusterConfig, workerGroups, true));
     }
 
     /** Number of worker groups in the spec. */
@@ -50,10 +59,12 @@ public final class ClusterSpecHash {
         return groups != null && groups.isArray() ? groups.size() : 0;
     }
 
-    private static ObjectNode muted(JsonNode spec, int keepGroups) {
+    private static ObjectNode muted(JsonNode spec, int keepGroups, boolean muteSuspend) {
         ObjectNode s = spec != null && spec.isObject() ? ((ObjectNode) spec).deepCopy() : Json.object();
         s.remove("upgradeStrategy");
-        s.remove("suspend");
+        if (muteSuspend) {
+            s.remove("suspend");
+        }
         muteTemplate(Json.at(s, "headGroupSpec", "template"));
         if (s.get("workerGroupSpecs") instanceof ArrayNode groups) {
             if (keepGroups >= 0) {
@@ -63,8 +74,11 @@ public final class ClusterSpecHash {
             }
             for (JsonNode g : groups) {
                 if (g instanceof ObjectNode group) {
-                    for (String f : List.of("replicas", "minReplicas", "maxReplicas", "suspend")) {
+                    for (String f : List.of("replicas", "minReplicas", "maxReplicas")) {
                         group.remove(f);
+                    }
+                    if (muteSuspend) {
+                        group.remove("suspend");
                     }
                     if (group.get("scaleStrategy") instanceof ObjectNode scale) {
                         scale.remove("workersToDelete");

@@ -1,6 +1,7 @@
-package io.kuberaysim.controller.ray.service;
+package io.kuberaysim.controller.ray;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.controller.ray.service.ClusterNames;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
