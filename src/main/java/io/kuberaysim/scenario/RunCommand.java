@@ -9,6 +9,7 @@ import io.kuberaysim.scenario.seeds.InvariantWatch;
 import io.kuberaysim.scenario.seeds.InvariantsStep;
 import io.kuberaysim.scenario.seeds.SeedRange;
 import io.kuberaysim.scenario.seeds.SeedSweep;
+import io.kuberaysim.scenario.seeds.UserInvariantStep;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,7 +75,8 @@ public final class RunCommand {
         try {
             String text = Files.readString(options.file, StandardCharsets.UTF_8);
             Path dir = options.file.toAbsolutePath().getParent();
-            scenario = new ScenarioReader(StepKinds.defaults().register(new InvariantsStep.Kind(invariants)))
+            scenario = new ScenarioReader(StepKinds.defaults().register(new InvariantsStep.Kind(invariants))
+                    .register(new UserInvariantStep.Kind(invariants)))
                     .read(text, baseName(options.file), ScenarioFiles.directory(dir));
         } catch (IOException e) {
             err.println(options.file + ": cannot read the file: " + e.getMessage());

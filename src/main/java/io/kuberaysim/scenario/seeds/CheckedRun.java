@@ -54,7 +54,8 @@ public final class CheckedRun {
         List<ScenarioResult.TimelineEntry> timeline = new ArrayList<>(result.timeline());
         for (Violation v : violations) {
             double seconds = v.at().toMillis() / 1000.0;
-            String text = "invariant " + v.invariant() + " broken: " + v.message() + " " + v.objects();
+            String text = "invariant " + v.invariant() + " broken: " + v.message()
+                    + (v.objects().isEmpty() ? "" : " " + v.objects());
             expectations.add(new ScenarioResult.Expectation(0, 0, "invariant " + v.invariant(), false, text,
                     seconds));
             int at = 0;

@@ -1,6 +1,7 @@
 package io.kuberaysim.sim.invariants;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * KubeRay's invariants, checked on every change of the store while a run goes on, and at its end once faults have
@@ -35,13 +37,14 @@ import java.util.TreeSet;
  * while a group scales down KubeRay's CalculateReadyReplicas still counts the terminating Pods, so a real operator
  * reports more ready workers than desired for a moment too.
  * The checker only reads what the store tells it, never the operator's own functions, so it checks the operator
- * rather than repeats it.
+ * rather than repeats it. Users add their own with {@link #addRule} (a scenario's {@code invariant} step).
  */
 public final class InvariantChecker implements AutoCloseable {
     private final Clock clock;
     private final Instant start;
     private final ObjectStore.Subscription subscription;
     private final List<Violation> violations = new ArrayList<>();
+    private final List<Rule> rules = new ArrayList<>();
     /** cluster key → its live head Pods. */
     private final Map<String, Set<String>> liveHeads = new HashMap<>();
     /** RayCluster keys whose head Pod runs and is Ready. */
@@ -53,6 +56,57 @@ public final class InvariantChecker implements AutoCloseable {
         this.subscription = store.watch(null, store.revision(), this::onEvent);
     }
 
+    /**
+     * A user's invariant: {@code check} answers null while it holds, else what was seen; it is checked now and after
+     * every change of {@code type}, on the control loop (where reads see a consistent store), and reported each time
+     * it goes from holding to broken.
+     */
+    private static final class Rule {
+        final String name;
+        final ResourceType type;
+        final Supplier<String> check;
+        boolean broken;
+        boolean queued;
+
+        Rule(String name, ResourceType type, Supplier<String> check) {
+            this.name = name;
+            this.type = type;
+            this.check = check;
+        }
+    }
+
+    /** Adds a user's invariant (see {@link Rule}): it must hold from now to the end of the run. */
+    public void addRule(String name, ResourceType type, Supplier<String> check) {
+        Rule rule = new Rule(name, type, check);
+        synchronized (this) {
+            rules.add(rule);
+        }
+        evaluate(rule);
+    }
+
+    private void evaluate(Rule rule) {
+        String seen;
+        synchronized (this) {
+            rule.queued = false;
+        }
+        seen = rule.check.get();
+        synchronized (this) {
+            if (seen != null && !rule.broken) {
+                report(rule.name, seen, List.of());
+            }
+            rule.broken = seen != null;
+        }
+    }
+
+    private void queueRules(ResourceType type) {
+        for (Rule rule : rules) {
+            if (rule.type.equals(type) && !rule.queued) {
+                rule.queued = true;
+                clock.execute(() -> evaluate(rule));
+            }
+        }
+    }
+
     /** Every violation so far, in the order seen. */
     public synchronized List<Violation> violations() {
         return List.copyOf(violations);
@@ -60,6 +114,9 @@ public final class InvariantChecker implements AutoCloseable {
 
     private synchronized void onEvent(WatchEvent e) {
         StoredObject o = e.object();
+        if (!rules.isEmpty()) {
+            queueRules(o.type());
+        }
         if (o.type().equals(ResourceTypes.PODS)) {
             heads(e);
         } else if (o.type().equals(ResourceTypes.RAYJOBS)) {

@@ -19,7 +19,7 @@ public record Violation(Duration at, String invariant, List<String> objects, Str
 
     /** As the timeline prints it: {@code [  42.0s] invariant one-head-pod broken: ... [Pod default/x, ...]}. */
     public String line() {
-        return String.format(Locale.ROOT, "[%6.1fs] invariant %s broken: %s %s", at.toMillis() / 1000.0, invariant,
-                message, objects);
+        return String.format(Locale.ROOT, "[%6.1fs] invariant %s broken: %s%s", at.toMillis() / 1000.0, invariant,
+                message, objects.isEmpty() ? "" : " " + objects);
     }
 }
