@@ -115,7 +115,7 @@ final class FaultScheduler {
         }
         List<StoredObject> candidates = new ArrayList<>();
         for (StoredObject o : manager.informer(kind.target()).list(schedule.namespace(), null)) {
-            if (PodLifecycleRules.matches(spec, o) && FaultInjector.eligible(type, o)) {
+            if (SpecSelectors.match(spec, o) && FaultInjector.eligible(type, o)) {
                 candidates.add(o);
             }
         }

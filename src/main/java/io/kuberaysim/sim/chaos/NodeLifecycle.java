@@ -153,7 +153,7 @@ public final class NodeLifecycle {
 
     private JsonNode rule(StoredObject node) {
         for (StoredObject r : rules.list(null, null)) {
-            if (PodLifecycleRules.matches(r.object().path("spec"), node)) {
+            if (SpecSelectors.match(r.object().path("spec"), node)) {
                 return r.object();
             }
         }

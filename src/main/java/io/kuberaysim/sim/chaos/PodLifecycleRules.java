@@ -1,8 +1,6 @@
 package io.kuberaysim.sim.chaos;
 
-import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
-import io.kuberaysim.apiserver.selection.LabelSelector;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
@@ -58,16 +56,10 @@ public final class PodLifecycleRules {
     private JsonNode ruleSetting(StoredObject pod, String knob) {
         for (StoredObject rule : rules.list(pod.namespace(), null)) {
             JsonNode spec = rule.object().path("spec");
-            if (spec.has(knob) && matches(spec, pod)) {
+            if (spec.has(knob) && SpecSelectors.match(spec, pod)) {
                 return spec;
             }
         }
         return null;
-    }
-
-    /** Whether a rule's or schedule's {@code selector} and {@code annotationSelector} match {@code o}. */
-    static boolean matches(JsonNode spec, StoredObject o) {
-        return LabelSelector.parse(Json.text(spec, "selector")).matches(o.labels())
-                && LabelSelector.parse(Json.text(spec, "annotationSelector")).matches(o.annotations());
     }
 }
