@@ -27,6 +27,11 @@ final class EtcdKeys {
     record Parsed(ResourceType type, String namespace, String name) {
     }
 
+    /** The types stored under this prefix. */
+    java.util.Collection<ResourceType> types() {
+        return byResource.values();
+    }
+
     /** Every key this store owns starts with this. */
     String root() {
         return prefix + "/";

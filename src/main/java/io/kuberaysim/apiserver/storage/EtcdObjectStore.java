@@ -54,6 +54,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EtcdObjectStore.class);
     private static final int PAGE = 1000;
+    /** A key under the prefix that is no object (the watch cache skips it): written at start, see the constructor. */
+    private static final String START_MARK = "kuberay-sim-start";
     /** How long a writer waits for its change before asking etcd for a progress notification. */
     private static final long PROGRESS_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -74,6 +76,8 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
     private volatile String watchDown;
     private volatile Watch.Watcher watcher;
     private volatile boolean closed;
+    /** While the watch replays the history at start: progress notifications are not trusted then. */
+    private volatile boolean initialReplay;
     private final ScheduledExecutorService rewatch = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "etcd-rewatch");
         t.setDaemon(true);
@@ -94,12 +98,18 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         long listRevision = loadWithHistory(current, historyLimit);
         cache.startAt(listRevision);
         applied = listRevision;
+        initialReplay = true;
         this.watcher = watchFrom(listRevision + 1);
-        if (!awaitApplied(current)) {
+        // a mark under the prefix, after every change so far: once the watch brings it, the replay is complete
+        // (progress notifications cannot tell: etcd 3.4 may send them before a replaying watch has caught up)
+        long mark = await(kv.put(bytes(keys.root() + START_MARK), bytes(endpoints)), "the start mark")
+                .getHeader().getRevision();
+        if (!awaitApplied(mark)) {
             throw new StorageUnavailableException("etcd at " + endpoints + " did not replay its history up to revision "
-                    + current + " within " + requestTimeout.toMillis() / 1000.0 + "s", null);
+                    + mark + " within " + requestTimeout.toMillis() / 1000.0 + "s", null);
         }
-        cache.advanceTo(current); // the newest revision may belong to keys outside the prefix
+        initialReplay = false;
+        cache.advanceTo(mark);
     }
 
     /**
@@ -193,7 +203,9 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         watchDown = null;
         watchThread = Thread.currentThread();
         if (response.isProgressNotify()) {
-            markApplied(response.getHeader().getRevision());
+            if (!initialReplay) {
+                markApplied(response.getHeader().getRevision());
+            }
             return;
         }
         for (io.etcd.jetcd.watch.WatchEvent e : response.getEvents()) {
@@ -282,7 +294,7 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
                 long slice = Math.min(remaining, PROGRESS_AFTER_NANOS);
                 long left = appliedMoved.awaitNanos(slice);
                 remaining -= slice - Math.max(left, 0);
-                if (applied < revision && left <= 0) {
+                if (applied < revision && left <= 0 && !initialReplay) {
                     // the newest revision may belong to a key outside the prefix: ask where the watch stands
                     watcher.requestProgress();
                 }

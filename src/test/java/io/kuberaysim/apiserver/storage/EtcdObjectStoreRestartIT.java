@@ -2,6 +2,7 @@ package io.kuberaysim.apiserver.storage;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import io.kuberaysim.testing.EtcdServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -95,6 +96,48 @@ class EtcdObjectStoreRestartIT {
         again.watch(PODS, again.revision(), e -> seen.add(e.type() + " " + e.object().name()));
         again.create(PODS, pod("c"));
         assertThat(seen).containsExactly("ADDED c");
+    }
+
+    @Test
+    @DisplayName("the compactor compacts, each interval, up to the revision it saw one interval before")
+    void compactorKeepsOneIntervalOfHistory() {
+        EtcdObjectStore first = store();
+        VirtualClock clock = new VirtualClock();
+        try (EtcdCompactor compactor = new EtcdCompactor(first, clock, Duration.ofMinutes(5))) {
+            compactor.start();
+            long r0 = first.revision();
+            first.create(PODS, pod("a"));
+            clock.advance(Duration.ofMinutes(5)); // first tick: remembers the revision, compacts nothing
+            long seen = first.revision();
+            first.create(PODS, pod("b"));
+            assertThat(store().revision()).isGreaterThan(seen); // a restart still replays from before r0
+            clock.advance(Duration.ofMinutes(5)); // second tick: compacts up to what the first one saw
+            awaitCompacted(seen);
+            EtcdObjectStore again = store();
+            assertThatThrownBy(() -> again.watch(PODS, r0, e -> { }))
+                    .isInstanceOf(ObjectStore.TooOldResourceVersionException.class);
+            List<String> replay = new ArrayList<>();
+            again.watch(PODS, seen, e -> replay.add(e.type() + " " + e.object().name()));
+            assertThat(replay).containsExactly("ADDED b");
+        }
+    }
+
+    /** The compaction is asynchronous: wait until a store started now can no longer read before {@code revision}. */
+    private void awaitCompacted(long revision) {
+        for (int i = 0; i < 100; i++) {
+            EtcdObjectStore probe = store();
+            boolean compacted = probe.oldestWatchableRevision() >= revision;
+            if (compacted) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        throw new AssertionError("etcd was not compacted to " + revision);
     }
 
     @Test
