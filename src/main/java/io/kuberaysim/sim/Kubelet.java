@@ -481,8 +481,15 @@ final class Kubelet {
                 String.valueOf(image).getBytes(java.nio.charset.StandardCharsets.UTF_8))).substring(0, 64);
     }
 
+    /**
+     * PUT of the Pod's status: only the status and the resourceVersion precondition count on the status subresource,
+     * so the body carries no copy of the rest of the Pod (the real kubelet sends a status patch).
+     */
     private void writeStatus(StoredObject pod, ObjectNode status) {
-        ObjectNode next = pod.copy();
+        ObjectNode next = Json.object();
+        next.put("apiVersion", pod.apiVersion()).put("kind", pod.kind());
+        next.putObject("metadata").put("name", pod.name()).put("namespace", pod.namespace())
+                .put("resourceVersion", Long.toString(pod.resourceVersion()));
         next.set("status", status);
         client.updateStatus(ResourceTypes.PODS, next);
     }

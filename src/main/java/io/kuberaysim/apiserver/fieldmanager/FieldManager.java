@@ -156,8 +156,13 @@ public final class FieldManager {
                 return;
             }
             if (f.equals("metadata") && e.getValue().isObject()) {
-                ObjectNode meta = ((ObjectNode) e.getValue()).deepCopy();
-                meta.remove(SERVER_METADATA);
+                // read only: the user fields are shared with the object, not copied
+                ObjectNode meta = Json.object();
+                e.getValue().properties().forEach(m -> {
+                    if (!SERVER_METADATA.contains(m.getKey())) {
+                        meta.set(m.getKey(), m.getValue());
+                    }
+                });
                 if (!meta.isEmpty()) {
                     out.set(f, meta);
                 }

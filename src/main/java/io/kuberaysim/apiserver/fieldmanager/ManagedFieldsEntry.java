@@ -39,7 +39,7 @@ record ManagedFieldsEntry(String manager, String operation, String apiVersion, S
             e.put("time", time);
         }
         e.put("fieldsType", "FieldsV1");
-        e.set("fieldsV1", fields.toFieldsV1());
+        e.set("fieldsV1", FieldsV1Trees.intern(fields.toFieldsV1()));
         if (subresource != null) {
             e.put("subresource", subresource);
         }

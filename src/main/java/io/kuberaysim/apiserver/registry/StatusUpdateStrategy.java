@@ -41,7 +41,7 @@ final class StatusUpdateStrategy implements UpdateStrategy {
         ObjectNode next = Json.object();
         current.object().properties().forEach(e -> {
             switch (e.getKey()) {
-                case "metadata" -> next.set("metadata", e.getValue().deepCopy());
+                case "metadata" -> next.set("metadata", metadataCopy(e.getValue()));
                 case "status" -> {
                     if (newStatus != null) {
                         next.set("status", newStatus);
@@ -56,6 +56,17 @@ final class StatusUpdateStrategy implements UpdateStrategy {
         String rv = Json.text(requested, "metadata", "resourceVersion");
         Json.child(next, "metadata").put("resourceVersion", rv == null ? "" : rv);
         return next;
+    }
+
+    /**
+     * A copy of the stored metadata to change, sharing {@code managedFields} (the write replaces it whole, never
+     * changes it in place), which would otherwise be most of what is copied.
+     */
+    private static ObjectNode metadataCopy(JsonNode meta) {
+        ObjectNode copy = Json.object();
+        meta.properties().forEach(e -> copy.set(e.getKey(),
+                e.getKey().equals("managedFields") ? e.getValue() : e.getValue().deepCopy()));
+        return copy;
     }
 
     @Override
