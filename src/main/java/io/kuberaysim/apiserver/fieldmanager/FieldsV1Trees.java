@@ -1,5 +1,6 @@
 package io.kuberaysim.apiserver.fieldmanager;
 
+import io.kuberaysim.apiserver.storage.FrozenTrees;
 import tools.jackson.databind.JsonNode;
 
 import java.lang.ref.WeakReference;
@@ -18,14 +19,17 @@ final class FieldsV1Trees {
     private FieldsV1Trees() {
     }
 
-    /** The shared tree equal to {@code tree} (which becomes the shared one if there was none). */
+    /**
+     * The shared tree equal to {@code tree}, in stored form (so that storing an object keeps it as it is instead of
+     * converting a copy of it).
+     */
     static JsonNode intern(JsonNode tree) {
         synchronized (CANONICAL) {
             WeakReference<JsonNode> ref = CANONICAL.get(tree);
             JsonNode canonical = ref == null ? null : ref.get();
             if (canonical == null) {
-                CANONICAL.put(tree, new WeakReference<>(tree));
-                return tree;
+                canonical = FrozenTrees.freeze(tree);
+                CANONICAL.put(canonical, new WeakReference<>(canonical));
             }
             return canonical;
         }

@@ -391,9 +391,10 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
     }
 
+    /** The stored version of {@code object} at {@code rv}, in the read-only compact form readers share. */
     private static StoredObject stamp(ResourceType type, ObjectNode object, long rv) {
         Json.child(object, "metadata").put("resourceVersion", Long.toString(rv));
-        return new StoredObject(type, object, rv);
+        return new StoredObject(type, FrozenTrees.freezeObject(object), rv);
     }
 
     private void indexUid(StoredObject previous, StoredObject stored) {

@@ -1,0 +1,77 @@
+package io.kuberaysim.apiserver.storage;
+
+import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The stored form of trees: the same JSON, read-only, copies changeable, shared parts kept. */
+class FrozenTreesTest {
+    private static final String POD = """
+            {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default","labels":{"a":"b"}},
+             "spec":{"containers":[{"name":"c","image":"busybox","args":["x","y"]}],
+                     "many":{"k01":1,"k02":2,"k03":3,"k04":4,"k05":5,"k06":6,"k07":7,"k08":8,"k09":9,"k10":10,
+                             "k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k18":18}}}""";
+
+    @Test
+    @DisplayName("a stored tree reads, equals, hashes and encodes as the tree it was made from")
+    void sameTree() {
+        ObjectNode plain = (ObjectNode) Json.MAPPER.readTree(POD);
+        ObjectNode frozen = FrozenTrees.freezeObject(plain.deepCopy());
+        assertThat(frozen).isEqualTo(plain);
+        assertThat(plain).isEqualTo(frozen);
+        assertThat(frozen.hashCode()).isEqualTo(plain.hashCode());
+        assertThat(Json.MAPPER.writeValueAsString(frozen)).isEqualTo(Json.MAPPER.writeValueAsString(plain));
+        assertThat(frozen.at("/spec/containers/0/args/1").asString()).isEqualTo("y");
+        assertThat(frozen.at("/spec/many/k17").asInt()).isEqualTo(17);
+        assertThat(frozen.path("spec").has("many")).isTrue();
+        assertThat(frozen.path("spec").has("none")).isFalse();
+        assertThat(frozen.propertyNames()).containsExactly("apiVersion", "kind", "metadata", "spec");
+    }
+
+    @Test
+    @DisplayName("a stored tree cannot be changed in place; its deep copy can")
+    void readOnly() {
+        ObjectNode frozen = FrozenTrees.freezeObject((ObjectNode) Json.MAPPER.readTree(POD));
+        assertThatThrownBy(() -> frozen.put("kind", "Other")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((ObjectNode) frozen.get("metadata")).remove("labels"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((ArrayNode) frozen.at("/spec/containers/0/args")).add("z"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((ObjectNode) frozen.at("/spec/many")).put("k01", 0))
+                .isInstanceOf(UnsupportedOperationException.class);
+        ObjectNode copy = frozen.deepCopy();
+        copy.put("kind", "Other");
+        ((ArrayNode) copy.at("/spec/containers/0/args")).add("z");
+        assertThat(copy.at("/spec/containers/0/args").size()).isEqualTo(3);
+        assertThat(frozen.at("/spec/containers/0/args").size()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("parts already stored are kept, not converted again, and equal strings are one node")
+    void sharing() {
+        ObjectNode first = FrozenTrees.freezeObject((ObjectNode) Json.MAPPER.readTree(POD));
+        ObjectNode next = Json.object();
+        next.set("spec", first.get("spec"));
+        next.putObject("metadata").put("name", "p");
+        JsonNode stored = FrozenTrees.freeze(next);
+        assertThat(stored.get("spec")).isSameAs(first.get("spec"));
+        assertThat(stored.at("/metadata/name")).isSameAs(first.at("/metadata/name"));
+    }
+
+    @Test
+    @DisplayName("the store keeps objects in stored form: what a reader gets cannot be changed")
+    void storeFreezes() {
+        InMemoryObjectStore store = new InMemoryObjectStore(10);
+        StoredObject o = store.create(ResourceTypes.PODS, (ObjectNode) Json.MAPPER.readTree(POD));
+        assertThat(o.object().at("/metadata/resourceVersion").asString()).isEqualTo("1");
+        assertThatThrownBy(() -> o.object().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(o.copy().put("x", 1).get("x").asInt()).isEqualTo(1);
+    }
+}
