@@ -39,7 +39,7 @@ record BenchConfig(String name, int objects, Duration warmup, Duration measure, 
                    Duration hostile) {
 
     static final List<String> ALL_SCENARIOS = List.of("http", "metrics", "auth", "growth", "scale", "watch", "demo",
-            "churn", "slowclients", "slowwatchers", "bigbodies", "etcd", "chaos");
+            "churn", "slowclients", "slowwatchers", "bigbodies", "etcd", "chaos", "start");
 
     static BenchConfig full() {
         return new BenchConfig("full", 10_000, Duration.ofSeconds(60), Duration.ofSeconds(4), 5, 16,

@@ -73,6 +73,9 @@ public final class BenchmarkMain {
         if (cfg.runs("chaos")) {
             ChaosSeedsBenchmark.run(cfg, report);
         }
+        if (cfg.runs("start")) {
+            StartBenchmark.run(cfg, report);
+        }
         return report;
     }
 
