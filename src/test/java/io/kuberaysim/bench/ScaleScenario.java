@@ -4,7 +4,6 @@ import io.kuberaysim.KuberaySimApplication;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
-import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
@@ -41,12 +40,15 @@ final class ScaleScenario {
     private ScaleScenario() {
     }
 
-    /** One size's outcome; {@code heapByKind}: bytes of heap per stored object of each kind (empty: not taken). */
+    /**
+     * One size's outcome; {@code objects}: the stored objects by kind, kept past the control plane's end for
+     * {@link #heapByKind} (empty when not needed).
+     */
     record Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime,
-                   long writes, double cpuSeconds, double loopCpuSeconds, Map<String, Double> heapByKind) {
+                   long writes, double cpuSeconds, double loopCpuSeconds, Map<String, List<StoredObject>> objects) {
         Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime,
                 long writes) {
-            this(clusters, seconds, stored, heapBytes, virtualTime, writes, 0, 0, Map.of());
+            this(clusters, seconds, stored, heapBytes, virtualTime, writes, 0, 0, new HashMap<>());
         }
     }
 
@@ -71,8 +73,10 @@ final class ScaleScenario {
         Map<Integer, Outcome> outcomes = new HashMap<>();
         for (int n : cfg.scaleSizes()) {
             Outcome o;
+            Map<String, Double> heapByKind;
             try {
                 o = once(n);
+                heapByKind = heapByKind(o.objects()); // lets the objects go
             } catch (RuntimeException e) {
                 report.note("scale: " + n + " clusters did not all become ready (" + e.getMessage()
                         + "); the RayCluster reconciler or the simulated cluster may not have landed yet");
@@ -94,7 +98,7 @@ final class ScaleScenario {
             int objects = o.stored().values().stream().mapToInt(Integer::intValue).sum();
             report.add("scale", String.format(Locale.ROOT, "%,d RayClusters: heap after GC per stored object", n),
                     o.heapBytes() / (double) objects / 1024, "KiB", null, null);
-            o.heapByKind().forEach((kind, bytes) -> report.add("scale", String.format(Locale.ROOT,
+            heapByKind.forEach((kind, bytes) -> report.add("scale", String.format(Locale.ROOT,
                     "%,d RayClusters: heap per stored %s (%,d)", n, kind, o.stored().get(kind)), bytes / 1024, "KiB",
                     null, null));
         }
@@ -163,10 +167,15 @@ final class ScaleScenario {
                 stored.put(t.plural(), store.list(t, null).items().size());
             }
             long heap = heapAfterGc();
-            long writes = store.revision() - r0;
-            ctx.close(); // the controllers stop; the store stays for the per-kind figures
-            return new Outcome(n, seconds, stored, heap, virtualStart, writes, cpuSeconds, loopSeconds,
-                    heapByKind(store));
+            Map<String, List<StoredObject>> byKind = new HashMap<>();
+            for (ResourceType t : ResourceTypes.ALL_TYPES) {
+                List<StoredObject> items = store.list(t, null).items();
+                if (!items.isEmpty()) {
+                    byKind.put(t.plural(), items);
+                }
+            }
+            return new Outcome(n, seconds, stored, heap, virtualStart, store.revision() - r0, cpuSeconds,
+                    loopSeconds, byKind);
         }
     }
 
@@ -177,37 +186,24 @@ final class ScaleScenario {
     }
 
     /**
-     * Heap per stored object of each kind: for one kind after another, its objects are stored again in a store of
-     * their own (sharing every part of their trees with the originals but the top-level object and its metadata,
-     * which a store stamps) and the heap after GC is taken before and after. So each figure is what one more
-     * stored object of that kind costs next to the others: structure shared between objects counts once.
+     * Heap per stored object of each kind, taken after the control plane is gone: the stored objects are held in
+     * one list per kind, and the lists are let go one after another (most objects first) with the heap after GC taken
+     * before and after each. Structure objects share (one node per distinct string, the managedFields trees) counts
+     * for the kind let go last.
      */
-    private static Map<String, Double> heapByKind(ObjectStore store) {
+    private static Map<String, Double> heapByKind(Map<String, List<StoredObject>> byKind) {
         Map<String, Double> out = new java.util.LinkedHashMap<>();
-        for (ResourceType t : ResourceTypes.ALL_TYPES) {
-            List<StoredObject> items = store.list(t, null).items();
-            if (items.isEmpty()) {
-                continue;
-            }
-            long before = heapAfterGc();
-            InMemoryObjectStore again = new InMemoryObjectStore(1);
-            for (StoredObject o : items) {
-                ObjectNode top = Json.object();
-                o.object().properties().forEach(e -> top.set(e.getKey(), e.getKey().equals("metadata")
-                        ? shallowCopy(e.getValue()) : e.getValue()));
-                again.create(t, top);
-            }
+        List<String> kinds = new ArrayList<>(byKind.keySet());
+        kinds.sort(java.util.Comparator.comparingInt((String k) -> byKind.get(k).size()).reversed());
+        long before = heapAfterGc();
+        for (String kind : kinds) {
+            int count = byKind.get(kind).size();
+            byKind.remove(kind);
             long after = heapAfterGc();
-            out.put(t.plural(), (after - before) / (double) items.size());
-            java.lang.ref.Reference.reachabilityFence(again);
+            out.put(kind, (before - after) / (double) count);
+            before = after;
         }
         return out;
-    }
-
-    private static ObjectNode shallowCopy(tools.jackson.databind.JsonNode node) {
-        ObjectNode copy = Json.object();
-        node.properties().forEach(e -> copy.set(e.getKey(), e.getValue()));
-        return copy;
     }
 
     private static long processCpuNanos() {
