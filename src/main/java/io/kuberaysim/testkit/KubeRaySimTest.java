@@ -32,7 +32,10 @@ import java.lang.annotation.Target;
 @Inherited
 @ExtendWith(KubeRaySimExtension.class)
 public @interface KubeRaySimTest {
-    /** {@code virtual} (deterministic, moved by the test) or {@code wall} (real time). */
+    /**
+     * {@code virtual} (deterministic, moved by the test) or {@code wall} (real time: the cluster moves by itself, and
+     * {@link KubeRaySim#advance}, {@link KubeRaySim#runUntilIdle} and the waits refuse with IllegalStateException).
+     */
     String clock() default "virtual";
 
     /** CPU nodes {@code sim-node-0..n-1}. */
