@@ -1,10 +1,7 @@
 package io.kuberaysim.embedded;
 
-import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.gc.GarbageCollector;
-import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
-import io.kuberaysim.apiserver.registry.ObjectExpiry;
 import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.client.KubeClient;
@@ -28,9 +25,7 @@ import java.time.Duration;
 public final class EmbeddedSimulator implements AutoCloseable {
     private final Clock clock;
     private final GenericRegistry registry;
-    private final GarbageCollector gc;
-    private final NamespaceLifecycle namespaces;
-    private final ObjectExpiry expiry;
+    private final ApiServerCore core;
     private final ControllerManager manager;
     private final SimulatedCluster cluster;
 
@@ -40,13 +35,8 @@ public final class EmbeddedSimulator implements AutoCloseable {
         registry = ApiServerWiring.registry(store, clock, props);
         manager = new ControllerManager(registry, clock, props.reconcileConcurrency());
         // as the application: the collector's Warning Events go through the controllers' recorders, when on
-        gc = new GarbageCollector(registry, clock,
+        core = new ApiServerCore(registry, clock,
                 props.controllers() ? manager.legacyEventRecorder(GarbageCollector.COMPONENT) : null);
-        namespaces = new NamespaceLifecycle(registry, clock, ResourceTypes.ALL_TYPES);
-        expiry = new ObjectExpiry(registry, clock);
-        gc.start();
-        expiry.start();
-        namespaces.start();
         cluster = props.controllers() ? SimulatedCluster.withOperator(manager, props.simulation(), props.operator())
                 : null;
         manager.start();
@@ -116,9 +106,7 @@ public final class EmbeddedSimulator implements AutoCloseable {
     @Override
     public void close() {
         manager.close();
-        gc.close();
-        namespaces.close();
-        expiry.close();
+        core.close();
         if (clock instanceof AutoCloseable c) {
             try {
                 c.close();

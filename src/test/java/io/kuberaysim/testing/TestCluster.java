@@ -2,39 +2,31 @@ package io.kuberaysim.testing;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.gc.GarbageCollector;
-import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
-import io.kuberaysim.apiserver.registry.ObjectExpiry;
 import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.config.TestWiring;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
+import io.kuberaysim.embedded.ApiServerCore;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
 
 /**
- * An API server core on a virtual clock, without Spring: registry, garbage collector, namespace lifecycle, Event
- * expiry (the default TTL of one hour), and a controller manager (not started) whose event recorders the garbage
+ * An API server core on a virtual clock, without Spring: registry, and the application's loops around it
+ * ({@link ApiServerCore}: garbage collector, namespace lifecycle, Event expiry with the default TTL of one hour), and a controller manager (not started) whose event recorders the garbage
  * collector and any controllers a test adds share, as in the application.
  */
 public final class TestCluster implements AutoCloseable {
     public final VirtualClock clock = new VirtualClock();
     public final GenericRegistry registry;
     public final ControllerManager manager;
-    private final GarbageCollector gc;
-    private final NamespaceLifecycle namespaces;
-    private final ObjectExpiry expiry;
+    private final ApiServerCore core;
 
     public TestCluster() {
         registry = TestWiring.registry(new InMemoryObjectStore(10_000), clock);
         manager = new ControllerManager(registry, clock, 1);
-        gc = new GarbageCollector(registry, clock, manager.legacyEventRecorder(GarbageCollector.COMPONENT));
-        gc.start();
-        namespaces = new NamespaceLifecycle(registry, clock, io.kuberaysim.api.ResourceTypes.ALL_TYPES);
-        namespaces.start();
-        expiry = new ObjectExpiry(registry, clock);
-        expiry.start();
+        core = new ApiServerCore(registry, clock, manager.legacyEventRecorder(GarbageCollector.COMPONENT));
     }
 
     /** Lets the garbage collector and other loop work finish. */
@@ -52,9 +44,7 @@ public final class TestCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        gc.close();
-        namespaces.close();
-        expiry.close();
+        core.close();
         clock.close();
     }
 }
