@@ -76,8 +76,12 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
     private volatile String watchDown;
     private volatile Watch.Watcher watcher;
     private volatile boolean closed;
-    /** While the watch replays the history at start: progress notifications are not trusted then. */
-    private volatile boolean initialReplay;
+    /**
+     * While a (re)started watch replays history: progress notifications are not trusted then (etcd 3.4 may send one
+     * before a replaying watch caught up). It ends when the mark written after the watch started comes back.
+     */
+    private volatile boolean replaying;
+    private volatile long replayMark = Long.MAX_VALUE;
     private final ScheduledExecutorService rewatch = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "etcd-rewatch");
         t.setDaemon(true);
@@ -98,17 +102,17 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         long listRevision = loadWithHistory(current, historyLimit);
         cache.startAt(listRevision);
         applied = listRevision;
-        initialReplay = true;
+        replaying = true;
         this.watcher = watchFrom(listRevision + 1);
         // a mark under the prefix, after every change so far: once the watch brings it, the replay is complete
         // (progress notifications cannot tell: etcd 3.4 may send them before a replaying watch has caught up)
         long mark = await(kv.put(bytes(keys.root() + START_MARK), bytes(endpoints)), "the start mark")
                 .getHeader().getRevision();
+        replayMark = mark;
         if (!awaitApplied(mark)) {
             throw new StorageUnavailableException("etcd at " + endpoints + " did not replay its history up to revision "
                     + mark + " within " + requestTimeout.toMillis() / 1000.0 + "s", null);
         }
-        initialReplay = false;
         cache.advanceTo(mark);
     }
 
@@ -200,10 +204,9 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
     }
 
     private void onWatch(WatchResponse response) {
-        watchDown = null;
         watchThread = Thread.currentThread();
         if (response.isProgressNotify()) {
-            if (!initialReplay) {
+            if (!replaying) {
                 markApplied(response.getHeader().getRevision());
             }
             return;
@@ -257,8 +260,18 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
         } catch (RuntimeException ignored) {
             // already broken
         }
+        replayMark = Long.MAX_VALUE;
+        replaying = true;
         watcher = watchFrom(applied + 1);
-        watcher.requestProgress(); // its answer tells that the watch is back even when nothing changes
+        putReplayMark();
+    }
+
+    /** A mark after every change so far: when the watch brings it back, it has caught up (and is known to be back). */
+    private void putReplayMark() {
+        kv.put(bytes(keys.root() + START_MARK), bytes(endpoints)).thenAccept(r -> {
+            replayMark = Math.min(replayMark, r.getHeader().getRevision());
+            markApplied(0); // re-checks the mark against what is applied
+        });
     }
 
     private void markApplied(long revision) {
@@ -267,6 +280,10 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
             if (revision > applied) {
                 applied = revision;
                 appliedMoved.signalAll();
+            }
+            if (replaying && applied >= replayMark) {
+                replaying = false;
+                watchDown = null;
             }
         } finally {
             appliedLock.unlock();
@@ -294,7 +311,7 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
                 long slice = Math.min(remaining, PROGRESS_AFTER_NANOS);
                 long left = appliedMoved.awaitNanos(slice);
                 remaining -= slice - Math.max(left, 0);
-                if (applied < revision && left <= 0 && !initialReplay) {
+                if (applied < revision && left <= 0 && !replaying) {
                     // the newest revision may belong to a key outside the prefix: ask where the watch stands
                     watcher.requestProgress();
                 }
@@ -517,7 +534,7 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
             kv.get(bytes(keys.root()), GetOption.builder().withCountOnly(true).build())
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (watchDown != null) {
-                watcher.requestProgress();
+                putReplayMark(); // etcd answers again: the mark's return shows the watch has caught up
                 return Optional.of(watchDown);
             }
             return Optional.empty();
