@@ -40,10 +40,10 @@ final class FaultScheduler {
     private final ChaosRandom random;
     private final FaultInjector injector;
     private final EventRecorder events;
-    private final Map<String, Series> series = new HashMap<>(); // schedule uid → its firing times
+    private final Map<String, Series> series = new HashMap<>(); // namespace/name → its firing times
 
-    /** The firings of one generation of a schedule: number {@code n} is due at {@code next}. */
-    private record Series(long generation, Instant base, int n, Instant next) {
+    /** The firings of one generation of a schedule (by uid): number {@code n} is due at {@code next}. */
+    private record Series(String uid, long generation, Instant base, int n, Instant next) {
     }
 
     FaultScheduler(ControllerManager manager, ChaosRandom random, FaultInjector injector) {
@@ -61,20 +61,22 @@ final class FaultScheduler {
 
     synchronized Result reconcile(Request request) {
         StoredObject schedule = client.get(ResourceTypes.FAULTSCHEDULES, request.namespace(), request.name());
+        String key = request.namespace() + "/" + request.name();
         if (schedule == null || schedule.isDeleting()) {
+            series.remove(key);
             return Result.done();
         }
         JsonNode spec = schedule.object().path("spec");
         Instant now = clock.now();
-        Series s = series.get(schedule.uid());
-        if (s == null || s.generation() != schedule.generation()) {
+        Series s = series.get(key);
+        if (s == null || !s.uid().equals(schedule.uid()) || s.generation() != schedule.generation()) {
             Instant base = now;
             Duration startAfter = duration(spec, "startAfter");
-            s = new Series(schedule.generation(), base, 0,
+            s = new Series(schedule.uid(), schedule.generation(), base, 0,
                     base.plus(startAfter == null ? Duration.ZERO : startAfter).plus(gap(schedule, spec, 0)));
         }
         if (spec.path("suspend").asBoolean(false)) {
-            series.put(schedule.uid(), s);
+            series.put(key, s);
             return Result.done();
         }
         Duration stopAfter = duration(spec, "stopAfter");
@@ -87,9 +89,10 @@ final class FaultScheduler {
             if (!lines.isEmpty()) {
                 last = lines.get(lines.size() - 1);
             }
-            s = new Series(s.generation(), s.base(), s.n() + 1, s.next().plus(gap(schedule, spec, s.n() + 1)));
+            s = new Series(s.uid(), s.generation(), s.base(), s.n() + 1,
+                    s.next().plus(gap(schedule, spec, s.n() + 1)));
         }
-        series.put(schedule.uid(), s);
+        series.put(key, s);
         if (injected > 0) {
             recordStatus(schedule, injected, last, now);
         }
@@ -134,6 +137,10 @@ final class FaultScheduler {
             String line = injector.inject(schedule, fault, target, r);
             if (line != null) {
                 lines.add(line);
+            } else {
+                events.event(schedule, EventRecorder.WARNING, "FaultNotInjected", "Inject", "schedule "
+                        + schedule.name() + " could not inject " + type + " into " + kind.target().kind() + " "
+                        + target.name() + ": it no longer takes it");
             }
         }
         return lines;
