@@ -124,9 +124,15 @@ public final class FieldManager {
         FieldSet touched = changes.changed().union(changes.removed());
         List<ManagedFieldsEntry> next = new ArrayList<>();
         FieldSet mine = new FieldSet();
+        ManagedFieldsEntry mineEntry = null;
         for (ManagedFieldsEntry e : entries) {
             if (manager != null && e.sameManager(manager, ManagedFieldsEntry.UPDATE, subresource)) {
                 mine = e.fields();
+                mineEntry = e;
+                continue;
+            }
+            if (e.fields().intersection(touched).isEmpty()) {
+                next.add(e); // loses nothing: written back as it was
                 continue;
             }
             FieldSet owned = e.fields().difference(touched);
@@ -135,10 +141,17 @@ public final class FieldManager {
             }
         }
         if (manager != null) {
-            FieldSet owned = mine.union(changes.changed()).difference(changes.removed());
-            if (!owned.isEmpty()) {
-                next.add(new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, type.apiVersion(),
-                        timestamp(now), subresource, owned));
+            String time = timestamp(now);
+            if (mineEntry != null && type.apiVersion().equals(mineEntry.apiVersion())
+                    && changes.changed().difference(mine).isEmpty()
+                    && mine.intersection(changes.removed()).isEmpty()) {
+                next.add(mineEntry.at(time)); // owns what it owned: only the time moves
+            } else {
+                FieldSet owned = mine.union(changes.changed()).difference(changes.removed());
+                if (!owned.isEmpty()) {
+                    next.add(new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, type.apiVersion(), time,
+                            subresource, owned));
+                }
             }
         }
         return write(next);

@@ -6,12 +6,18 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One {@code metadata.managedFields} entry: a manager, its operation ({@code Apply} or {@code Update}), the API version
- * and subresource it wrote through, when, and the fields it owns.
+ * and subresource it wrote through, when, and the fields it owns ({@code fieldsV1}: their encoding as read from a
+ * stored object, written back as it is while {@code fields} stay the same; null when they are new or changed).
  */
 record ManagedFieldsEntry(String manager, String operation, String apiVersion, String time, String subresource,
-                          FieldSet fields) {
+                          FieldSet fields, JsonNode fieldsV1) {
     static final String APPLY = "Apply";
     static final String UPDATE = "Update";
+
+    ManagedFieldsEntry(String manager, String operation, String apiVersion, String time, String subresource,
+                       FieldSet fields) {
+        this(manager, operation, apiVersion, time, subresource, fields, null);
+    }
 
     boolean sameManager(String otherManager, String otherOperation, String otherSubresource) {
         return manager.equals(otherManager) && operation.equals(otherOperation)
@@ -22,11 +28,17 @@ record ManagedFieldsEntry(String manager, String operation, String apiVersion, S
         return new ManagedFieldsEntry(manager, operation, apiVersion, time, subresource, newFields);
     }
 
+    /** The same entry, owning the same fields, written at {@code newTime}. */
+    ManagedFieldsEntry at(String newTime) {
+        return new ManagedFieldsEntry(manager, operation, apiVersion, newTime, subresource, fields, fieldsV1);
+    }
+
     static ManagedFieldsEntry read(JsonNode e) {
         String sub = Json.text(e, "subresource");
         return new ManagedFieldsEntry(Json.text(e, "manager") == null ? "" : Json.text(e, "manager"),
                 Json.text(e, "operation") == null ? UPDATE : Json.text(e, "operation"), Json.text(e, "apiVersion"),
-                Json.text(e, "time"), sub == null || sub.isEmpty() ? null : sub, FieldSet.fromFieldsV1(e.get("fieldsV1")));
+                Json.text(e, "time"), sub == null || sub.isEmpty() ? null : sub, FieldSet.fromFieldsV1(e.get("fieldsV1")),
+                e.get("fieldsV1"));
     }
 
     ObjectNode toJson() {
@@ -39,7 +51,7 @@ record ManagedFieldsEntry(String manager, String operation, String apiVersion, S
             e.put("time", time);
         }
         e.put("fieldsType", "FieldsV1");
-        e.set("fieldsV1", FieldsV1Trees.intern(fields.toFieldsV1()));
+        e.set("fieldsV1", fieldsV1 != null ? fieldsV1 : FieldsV1Trees.intern(fields.toFieldsV1()));
         if (subresource != null) {
             e.put("subresource", subresource);
         }
