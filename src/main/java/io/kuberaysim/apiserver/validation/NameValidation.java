@@ -47,6 +47,10 @@ public final class NameValidation {
     private static final String LABEL_VALUE_ERR = "a valid label must be an empty string or consist of alphanumeric "
             + "characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
+    private static final String CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+";
+    private static final String CONFIG_MAP_KEY_ERR = "a valid config key must consist of alphanumeric characters, "
+            + "'-', '_' or '.'";
+    private static final Pattern CONFIG_MAP_KEY = Pattern.compile(CONFIG_MAP_KEY_FMT);
     private static final Pattern DNS1123_LABEL = Pattern.compile(DNS1123_LABEL_FMT);
     private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
     private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
@@ -89,6 +93,25 @@ public final class NameValidation {
         }
         if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
             errs.add(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, "example.com"));
+        }
+        return errs;
+    }
+
+    /** Keys of a ConfigMap's {@code data} and {@code binaryData} (they become file names in a volume). */
+    public static List<String> isConfigMapKey(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > DNS1123_SUBDOMAIN_MAX_LENGTH) {
+            errs.add(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+        }
+        if (!CONFIG_MAP_KEY.matcher(value).matches()) {
+            errs.add(regexError(CONFIG_MAP_KEY_ERR, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"));
+        }
+        if (value.equals(".")) {
+            errs.add("must not be '.'");
+        } else if (value.equals("..")) {
+            errs.add("must not be '..'");
+        } else if (value.startsWith("..")) {
+            errs.add("must not start with '..'");
         }
         return errs;
     }

@@ -108,6 +108,36 @@ class InputValidationHttpIT {
     }
 
     @Test
+    @DisplayName("ConfigMap keys that cannot be file names, or are in data and binaryData, are 422 (ValidateConfigMap)")
+    void configMapKeys() throws Exception {
+        String uri = "/api/v1/namespaces/default/configmaps";
+        Reply r = call(HttpMethod.POST, uri, "application/json", "{\"metadata\":{\"name\":\"keys\"},"
+                + "\"data\":{\"bad key\":\"v\",\"..x\":\"v\",\"ok\":\"v\",\"same\":\"v\"},"
+                + "\"binaryData\":{\"same\":\"dg==\"}}");
+        assertThat(r.code()).isEqualTo(422);
+        assertThat(r.body().path("reason").asString()).isEqualTo("Invalid");
+        assertThat(r.message()).isEqualTo("ConfigMap \"keys\" is invalid: ["
+                + "data[bad key]: Invalid value: \"bad key\": a valid config key must consist of alphanumeric "
+                + "characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for "
+                + "validation is '[-._a-zA-Z0-9]+'), "
+                + "data[..x]: Invalid value: \"..x\": must not start with '..', "
+                + "binaryData[same]: Invalid value: \"same\": duplicate of key present in data]");
+        assertThat(r.body().at("/details/causes/0/field").asString()).isEqualTo("data[bad key]");
+        assertThat(call(HttpMethod.GET, uri + "/keys", null, null).code()).isEqualTo(404);
+
+        assertThat(call(HttpMethod.POST, uri, "application/json",
+                "{\"metadata\":{\"name\":\"fine\"},\"data\":{\"app.properties\":\"a=1\",\"KEY_2\":\"v\"}}").code())
+                .isEqualTo(201);
+        assertThat(call(HttpMethod.DELETE, uri + "/fine", null, null).code()).isEqualTo(200);
+
+        Reply big = call(HttpMethod.POST, uri, "application/json",
+                "{\"metadata\":{\"name\":\"big\"},\"data\":{\"k\":\"" + "x".repeat(1024 * 1024) + "\"}}");
+        assertThat(big.code()).isEqualTo(422);
+        assertThat(big.message()).isEqualTo("ConfigMap \"big\" is invalid: []: Too long: may not be more than "
+                + "1048576 bytes");
+    }
+
+    @Test
     @DisplayName("a Pod with terminationGracePeriodSeconds 'soon' is a 400; a negative period is a warning and counts as 1")
     void terminationGracePeriod() throws Exception {
         Reply soon = call(HttpMethod.POST, PODS, "application/json",

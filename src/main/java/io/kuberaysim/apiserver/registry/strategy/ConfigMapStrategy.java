@@ -5,17 +5,23 @@ import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.validation.NameValidation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * core/v1 ConfigMap: stored as given, but {@code data} must map keys to strings, as kube-apiserver's typed
- * decoding insists ({@code binaryData} values are base64 strings too).
+ * decoding insists ({@code binaryData} values are base64 strings too), and the keys must be valid file names
+ * that appear in only one of the two maps, the whole within 1 MiB, as {@code ValidateConfigMap} checks.
  */
 public final class ConfigMapStrategy implements ResourceStrategy {
+    /** corev1.MaxSecretSize, which bounds ConfigMaps too. */
+    private static final int MAX_SIZE = 1024 * 1024;
+
     @Override
     public ResourceType type() {
         return ResourceTypes.CONFIGMAPS;
@@ -44,7 +50,31 @@ public final class ConfigMapStrategy implements ResourceStrategy {
                 }
             }
         }
-        return List.of();
+        return validateKeysAndSize(object);
+    }
+
+    private static List<StatusCause> validateKeysAndSize(ObjectNode object) {
+        List<StatusCause> causes = new ArrayList<>();
+        long size = 0;
+        JsonNode data = object.path("data");
+        for (String field : List.of("data", "binaryData")) {
+            for (Map.Entry<String, JsonNode> e : object.path(field).properties()) {
+                String key = e.getKey();
+                for (String error : NameValidation.isConfigMapKey(key)) {
+                    causes.add(StatusCause.invalid(field + "[" + key + "]", key, error));
+                }
+                if (field.equals("binaryData") && data.has(key)) {
+                    causes.add(StatusCause.invalid(field + "[" + key + "]", key, "duplicate of key present in data"));
+                }
+                String value = e.getValue().asString();
+                // binaryData counts its decoded bytes, as the typed object holds them
+                size += key.length() + (field.equals("data") ? value.length() : value.length() * 3L / 4);
+            }
+        }
+        if (size > MAX_SIZE) {
+            causes.add(StatusCause.tooLong("[]", MAX_SIZE)); // kube-apiserver names the whole object "[]"
+        }
+        return causes;
     }
 
     private static ApiException decodingError(String detail) {
