@@ -168,10 +168,16 @@ public final class RayClusterStatusCalculator {
         DesiredResources res = DesiredResources.of(spec);
         long observed = cluster.generation();
         Long generation = observed == 0 ? null : observed; // observedGeneration is omitempty in KubeRay's type
-        return new RayClusterStatus(state, reason, res.cpu(), res.memory(), res.gpu(), res.tpu(), ready, available,
-                desired, (int) Math.min(Integer.MAX_VALUE, min), (int) Math.min(Integer.MAX_VALUE, max),
+        // the worker counts are int32 with omitempty in KubeRay's type: a zero is not written
+        return new RayClusterStatus(state, reason, res.cpu(), res.memory(), res.gpu(), res.tpu(), nonZero(ready),
+                nonZero(available), nonZero(desired), nonZero((int) Math.min(Integer.MAX_VALUE, min)),
+                nonZero((int) Math.min(Integer.MAX_VALUE, max)),
                 endpoints.isEmpty() ? null : endpoints, head, old == null ? null : old.lastUpdateTime(),
                 transitions.isEmpty() ? null : transitions, generation, conditions.isEmpty() ? null : conditions);
+    }
+
+    private static Integer nonZero(int count) {
+        return count == 0 ? null : count;
     }
 
     /** KubeRay's status conditions (the RayClusterStatusConditions gate, on by default). */
