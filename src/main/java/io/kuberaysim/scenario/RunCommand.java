@@ -6,10 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.kuberaysim.scenario.seeds.CheckedRun;
 import io.kuberaysim.scenario.seeds.InvariantWatch;
-import io.kuberaysim.scenario.seeds.InvariantsStep;
 import io.kuberaysim.scenario.seeds.SeedRange;
 import io.kuberaysim.scenario.seeds.SeedSweep;
-import io.kuberaysim.scenario.seeds.UserInvariantStep;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -75,9 +73,7 @@ public final class RunCommand {
         try {
             String text = Files.readString(options.file, StandardCharsets.UTF_8);
             Path dir = options.file.toAbsolutePath().getParent();
-            scenario = new ScenarioReader(StepKinds.defaults().register(new InvariantsStep.Kind(invariants))
-                    .register(new UserInvariantStep.Kind(invariants)))
-                    .read(text, baseName(options.file), ScenarioFiles.directory(dir));
+            scenario = new ScenarioReader(new CheckedRun(invariants).stepKinds()).read(text, baseName(options.file), ScenarioFiles.directory(dir));
         } catch (IOException e) {
             err.println(options.file + ": cannot read the file: " + e.getMessage());
             return UNREADABLE;

@@ -1,10 +1,13 @@
 package io.kuberaysim.scenario.seeds;
 
+import io.kuberaysim.apiserver.storage.ObjectStore;
+import io.kuberaysim.controller.runtime.clock.VirtualClock;
 import io.kuberaysim.embedded.EmbeddedSimulator;
 import io.kuberaysim.scenario.Scenario;
 import io.kuberaysim.scenario.ScenarioResult;
 import io.kuberaysim.scenario.ScenarioRunner;
 import io.kuberaysim.scenario.ScenarioSettings;
+import io.kuberaysim.scenario.StepKinds;
 import io.kuberaysim.scenario.ScenarioTarget;
 import io.kuberaysim.sim.invariants.InvariantChecker;
 import io.kuberaysim.sim.invariants.Violation;
@@ -23,6 +26,27 @@ public final class CheckedRun {
 
     public CheckedRun(InvariantWatch watch) {
         this.watch = watch;
+    }
+
+    /** The default step kinds plus {@code invariants} and {@code invariant}, which read this run's checker. */
+    public StepKinds stepKinds() {
+        return StepKinds.defaults().register(new InvariantsStep.Kind(watch)).register(new UserInvariantStep.Kind(watch));
+    }
+
+    /**
+     * Runs {@code scenario} against a simulator that already runs (a server's), with a checker on its store for the
+     * length of the run: the same result as {@link #run}, without fresh state or the scenario's settings.
+     */
+    public ScenarioResult runOn(Scenario scenario, ScenarioTarget target, ObjectStore store, VirtualClock clock,
+                                Consumer<ScenarioResult.TimelineEntry> listener) {
+        try (InvariantChecker checker = new InvariantChecker(store, clock)) {
+            watch.attach(clock, checker);
+            try {
+                return withViolations(new ScenarioRunner().run(scenario, target, listener), checker.violations());
+            } finally {
+                watch.detach(clock);
+            }
+        }
     }
 
     /**

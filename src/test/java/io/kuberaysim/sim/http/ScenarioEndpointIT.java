@@ -59,6 +59,28 @@ class ScenarioEndpointIT {
             assertThat(cluster.path("status").path("state").asString()).isEqualTo("ready");
         }
 
+        /** The invariant steps of issue 22 work over HTTP as with {@code run}: a user invariant that breaks fails it. */
+        @Test
+        void invariantStepsAreCheckedAgainstTheServersObjects() throws Exception {
+            MvcResult r = mvc.perform(post("/sim/v1/scenarios").contentType("application/yaml").content("""
+                    name: invariants-over-http
+                    settings: {namespace: scenario-inv}
+                    steps:
+                      - apply: {apiVersion: v1, kind: Namespace, metadata: {name: scenario-inv}}
+                      - apply: {file: ../http-examples/example-cluster.yaml}
+                      - waitFor: {kind: RayCluster, name: example-cluster, jsonPath: .status.state, equals: ready, timeout: 1m}
+                      - invariant: {kind: RayCluster, name: example-cluster, jsonPath: .status.state, equals: ready}
+                      - invariants: settled
+                      - patch: {kind: RayCluster, name: example-cluster, patch: {spec: {suspend: true}}}
+                      - advance: 10s
+                    """)).andReturn();
+            assertThat(r.getResponse().getStatus()).isEqualTo(200);
+            JsonNode result = json(r);
+            assertThat(result.path("passed").asBoolean()).isFalse();
+            assertThat(result.path("timeline").toString())
+                    .contains("invariant RayCluster scenario-inv/example-cluster .status.state == ready broken");
+        }
+
         @Test
         void aScenarioThatCannotBeReadIsA422NamingStepLineAndField() throws Exception {
             MvcResult r = mvc.perform(post("/sim/v1/scenarios").contentType("application/yaml").content("""
