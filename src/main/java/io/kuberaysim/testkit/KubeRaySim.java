@@ -13,8 +13,9 @@ import io.kuberaysim.scenario.Scenario;
 import io.kuberaysim.scenario.ScenarioFiles;
 import io.kuberaysim.scenario.ScenarioReader;
 import io.kuberaysim.scenario.ScenarioResult;
-import io.kuberaysim.scenario.ScenarioRunner;
 import io.kuberaysim.scenario.ScenarioTarget;
+import io.kuberaysim.scenario.seeds.CheckedRun;
+import io.kuberaysim.scenario.seeds.InvariantWatch;
 import io.kuberaysim.sim.UntilIdle;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -177,7 +178,10 @@ public final class KubeRaySim {
         return Optional.ofNullable(o).map(StoredObject::object);
     }
 
-    /** Runs a scenario file against this simulator (its {@code settings} aside, which are the test's). */
+    /**
+     * Runs a scenario file against this simulator (its {@code settings} aside, which are the test's), with KubeRay's
+     * invariants checked during the run as {@code run} checks them.
+     */
     public ScenarioResult run(Path scenarioFile) {
         String text;
         try {
@@ -186,10 +190,11 @@ public final class KubeRaySim {
             throw new UncheckedIOException(e);
         }
         Path dir = scenarioFile.toAbsolutePath().getParent();
-        Scenario scenario = new ScenarioReader().read(text, scenarioFile.getFileName().toString(),
+        CheckedRun runs = new CheckedRun(new InvariantWatch());
+        Scenario scenario = new ScenarioReader(runs.stepKinds()).read(text, scenarioFile.getFileName().toString(),
                 ScenarioFiles.directory(dir));
-        return new ScenarioRunner().run(scenario, new ScenarioTarget(client(), clock(), backend.cluster()),
-                line -> { });
+        return runs.runOn(scenario, new ScenarioTarget(client(), clock(), backend.cluster()),
+                client().registry().store(), clock(), line -> { });
     }
 
     private StoredObject applyOne(ObjectNode o) {

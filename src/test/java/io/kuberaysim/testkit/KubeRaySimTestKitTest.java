@@ -5,6 +5,7 @@ import io.kuberaysim.scenario.ScenarioResult;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.IOException;
@@ -87,5 +88,23 @@ class KubeRaySimTestKitTest {
         ScenarioResult r = sim.run(Path.of("scenarios/node-loss.yaml"));
         assertThat(r.failures()).as("the story assumes 4 nodes; this class has 2").isNotEmpty();
         assertThat(r.passed()).isFalse();
+    }
+
+    @Test
+    @Order(7)
+    void aScenarioFileCanDeclareInvariants(KubeRaySim sim, @TempDir Path dir) throws Exception {
+        Path story = dir.resolve("invariant.yaml");
+        Files.writeString(story, """
+                name: config-stays
+                steps:
+                  - apply: {apiVersion: v1, kind: ConfigMap, metadata: {name: settings}, data: {mode: safe}}
+                  - invariant: {kind: ConfigMap, name: settings, jsonPath: .data.mode, equals: safe}
+                  - invariants: settled
+                  - patch: {kind: ConfigMap, name: settings, patch: {data: {mode: fast}}}
+                """);
+        ScenarioResult r = sim.run(story);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.timeline()).anySatisfy(e -> assertThat(e.text())
+                .startsWith("invariant ConfigMap default/settings .data.mode == safe broken"));
     }
 }
