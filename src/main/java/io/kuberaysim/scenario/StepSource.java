@@ -109,6 +109,8 @@ public final class StepSource {
         return Optional.of(v.asString());
     }
 
+    private static final Duration MAX_DURATION = Duration.ofDays(366);
+
     /** A duration field ({@code 30s}, {@code 1m30s}, a number of seconds), or {@code dflt} when absent. */
     public Duration duration(String name, Duration dflt) {
         Optional<String> t = optionalText(name);
@@ -124,6 +126,10 @@ public final class StepSource {
         Duration d = n != null && n.isValueNode() ? ScenarioDurations.parse(n.asString()) : null;
         if (d == null) {
             throw error("must be a duration such as 30s, 1m30s, 500ms or a number of seconds; got " + describe(n));
+        }
+        if (d.compareTo(MAX_DURATION) > 0) {
+            // as POST /sim/v1/clock/advance: a longer jump would keep the clock's loop (and a server) busy for hours
+            throw error("must be at most 8784h (366 days); got " + describe(n));
         }
         return d;
     }

@@ -88,6 +88,12 @@ class ScenarioReaderTest {
                   - waitFor: {kind: RayCluster, name: x, condition: Ready, timeout: soon}
                 """).describe()).isEqualTo("step 1, line 2, steps[0].waitFor.timeout: must be a duration such as "
                 + "30s, 1m30s, 500ms or a number of seconds; got \"soon\"");
+        // a jump of centuries would keep the clock's loop (and a server running it over HTTP) busy for hours
+        assertThat(error("""
+                steps:
+                  - advance: 2000000h
+                """).describe()).isEqualTo("step 1, line 2, steps[0].advance: must be at most 8784h (366 days); "
+                + "got \"2000000h\"");
         assertThat(error("""
                 steps:
                   - expect: {kind: Rocket, name: x, absent: true}

@@ -173,6 +173,9 @@ class FaultScheduleTest {
             assertInvalid(h, "interval: 10s\nfault: {type: Meteor}", "spec.fault.type");
             assertInvalid(h, "interval: -5s\nfault: {type: DeletePod}", "spec.interval");
             assertInvalid(h, "interval: soon\nfault: {type: DeletePod}", "spec.interval");
+            // faster than once a second would keep the virtual clock's loop busy for ever
+            assertInvalid(h, "interval: 1ms\nfault: {type: DeletePod}", "spec.interval");
+            assertInvalid(h, "ratePerMinute: 1000000000\nfault: {type: DeletePod}", "spec.ratePerMinute");
             assertInvalid(h, "interval: 10s\nselector: 'a in (b'\nfault: {type: DeletePod}", "spec.selector");
             assertInvalid(h, "fault: {type: DeletePod}", "spec.interval");
             assertInvalid(h, "interval: 5s\nfault: {type: NodeNotReady, duration: {min: 5s}}",

@@ -30,6 +30,9 @@ public final class FaultScheduleStrategy implements ResourceStrategy {
         return FaultSchedule.schema();
     }
 
+    /** One firing a second on average, as the interval's floor. */
+    private static final int MAX_RATE_PER_MINUTE = 60;
+
     @Override
     public List<StatusCause> validate(ObjectNode object) {
         List<StatusCause> causes = new ArrayList<>();
@@ -42,13 +45,17 @@ public final class FaultScheduleStrategy implements ResourceStrategy {
                     "spec.interval"));
         }
         Duration every = SimulationFieldRules.duration(spec.get("interval"), "spec.interval", causes);
-        if (every != null && every.isZero()) {
+        // a schedule firing faster than once a second would keep the virtual clock's loop busy for ever
+        if (every != null && every.compareTo(Duration.ofSeconds(1)) < 0) {
             causes.add(StatusCause.invalid("spec.interval", spec.get("interval").asString(),
-                    "must be greater than 0s"));
+                    "must be at least 1s"));
         }
         JsonNode perMinute = spec.get("ratePerMinute");
         if (perMinute != null && perMinute.isNumber() && !(perMinute.asDouble() > 0)) {
             causes.add(StatusCause.invalid("spec.ratePerMinute", perMinute.numberValue(), "must be greater than 0"));
+        } else if (perMinute != null && perMinute.isNumber() && perMinute.asDouble() > MAX_RATE_PER_MINUTE) {
+            causes.add(StatusCause.invalid("spec.ratePerMinute", perMinute.numberValue(),
+                    "must be no more than " + MAX_RATE_PER_MINUTE));
         }
         SimulationFieldRules.duration(spec.get("startAfter"), "spec.startAfter", causes);
         SimulationFieldRules.duration(spec.get("stopAfter"), "spec.stopAfter", causes);
