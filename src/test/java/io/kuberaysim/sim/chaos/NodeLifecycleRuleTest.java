@@ -2,6 +2,7 @@ package io.kuberaysim.sim.chaos;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.testing.SimulationHarness;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import java.util.List;
 
 import static io.kuberaysim.sim.chaos.FaultScheduleTest.ready;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** NodeLifecycleRules: time to Ready for new Nodes, recurring NotReady periods; Nodes no rule selects stay as they are. */
 class NodeLifecycleRuleTest {
@@ -35,6 +37,27 @@ class NodeLifecycleRuleTest {
             StoredObject node = h.client().get(ResourceTypes.NODES, null, "late-node");
             assertThat(Json.text(node.object(), "status", "capacity", "cpu")).isEqualTo("16");
             assertThat(ready(h, "other-node")).as("no rule selects it").isNull();
+        }
+    }
+
+    /** A Node flipping faster than once a second would keep the virtual clock's loop busy for ever. */
+    @Test
+    void notReadyPeriodsShorterThanASecondAreRefused() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            for (String every : List.of("{fixed: 1ns}", "{min: 10ms, max: 5s}", "{mean: 2s, jitter: 1500ms}")) {
+                assertThatThrownBy(() -> h.create(ResourceTypes.NODELIFECYCLERULES, null, """
+                        apiVersion: sim.kuberay.io/v1alpha1
+                        kind: NodeLifecycleRule
+                        metadata: {name: frantic}
+                        spec:
+                          notReadyEvery: %s
+                          notReadyFor: {fixed: 1s}
+                        """.formatted(every))).isInstanceOfSatisfying(ApiException.class, e -> {
+                            assertThat(e.code()).isEqualTo(422);
+                            assertThat(e.getMessage()).contains("spec.notReadyEvery.").contains("must be at least 1s");
+                        });
+            }
+            assertThat(h.client().list(ResourceTypes.NODELIFECYCLERULES, null, null)).isEmpty();
         }
     }
 

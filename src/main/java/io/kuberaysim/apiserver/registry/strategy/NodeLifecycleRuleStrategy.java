@@ -9,6 +9,7 @@ import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,9 +33,11 @@ public final class NodeLifecycleRuleStrategy implements ResourceStrategy {
         List<StatusCause> causes = new ArrayList<>();
         JsonNode spec = object.path("spec");
         SimulationFieldRules.selector(spec.get("selector"), "spec.selector", causes);
-        for (String d : List.of("readyDelay", "notReadyEvery", "notReadyFor")) {
-            SimulationFieldRules.distribution(spec.get(d), "spec." + d, causes);
-        }
+        SimulationFieldRules.distribution(spec.get("readyDelay"), "spec.readyDelay", causes);
+        // a Node flipping NotReady more often than once a second would keep the virtual clock's loop busy for ever
+        SimulationFieldRules.distribution(spec.get("notReadyEvery"), "spec.notReadyEvery", Duration.ofSeconds(1),
+                causes);
+        SimulationFieldRules.distribution(spec.get("notReadyFor"), "spec.notReadyFor", causes);
         if (spec.has("notReadyEvery") != spec.has("notReadyFor")) {
             causes.add(StatusCause.required(spec.has("notReadyEvery") ? "spec.notReadyFor" : "spec.notReadyEvery"));
         }

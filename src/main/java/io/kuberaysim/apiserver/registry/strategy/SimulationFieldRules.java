@@ -50,6 +50,11 @@ final class SimulationFieldRules {
 
     /** {@code fixed}, {@code min} with {@code max} (min ≤ max), or {@code mean} with optional {@code jitter}. */
     static void distribution(JsonNode value, String field, List<StatusCause> causes) {
+        distribution(value, field, Duration.ZERO, causes);
+    }
+
+    /** A distribution whose every draw is at least {@code floor}. */
+    static void distribution(JsonNode value, String field, Duration floor, List<StatusCause> causes) {
         if (value == null || !value.isObject()) {
             return;
         }
@@ -63,7 +68,8 @@ final class SimulationFieldRules {
             return;
         }
         if (fixed) {
-            duration(value.get("fixed"), field + ".fixed", causes);
+            atLeast(value.get("fixed"), duration(value.get("fixed"), field + ".fixed", causes), floor,
+                    field + ".fixed", "", causes);
         } else if (range) {
             if (!value.has("min") || !value.has("max")) {
                 causes.add(StatusCause.required(field + (value.has("min") ? ".max" : ".min")));
@@ -71,6 +77,7 @@ final class SimulationFieldRules {
             }
             Duration min = duration(value.get("min"), field + ".min", causes);
             Duration max = duration(value.get("max"), field + ".max", causes);
+            atLeast(value.get("min"), min, floor, field + ".min", "", causes);
             if (min != null && max != null && min.compareTo(max) > 0) {
                 causes.add(StatusCause.invalid(field + ".max", value.get("max").asString(),
                         "must be greater than or equal to min"));
@@ -80,8 +87,20 @@ final class SimulationFieldRules {
                 causes.add(StatusCause.required(field + ".mean"));
                 return;
             }
-            duration(value.get("mean"), field + ".mean", causes);
-            duration(value.get("jitter"), field + ".jitter", causes);
+            Duration average = duration(value.get("mean"), field + ".mean", causes);
+            Duration jitter = duration(value.get("jitter"), field + ".jitter", causes);
+            if (average != null) {
+                atLeast(value.get("mean"), jitter == null ? average : average.minus(jitter), floor, field + ".mean",
+                        jitter == null ? "" : "less jitter ", causes);
+            }
+        }
+    }
+
+    private static void atLeast(JsonNode value, Duration d, Duration floor, String field, String what,
+                                List<StatusCause> causes) {
+        if (d != null && d.compareTo(floor) < 0) {
+            causes.add(StatusCause.invalid(field, value.asString(),
+                    what + "must be at least " + GoDuration.format(floor)));
         }
     }
 }
