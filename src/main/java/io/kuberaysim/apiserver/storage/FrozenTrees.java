@@ -3,137 +3,239 @@ package io.kuberaysim.apiserver.storage;
 import io.kuberaysim.api.Json;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ContainerNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
-import java.lang.ref.WeakReference;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
-import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.function.BiConsumer;
 
 /**
- * The stored form of an object's tree: the same Jackson tree, read-only and compact. Objects are backed by arrays
- * sized to their content instead of {@code LinkedHashMap}s (an entry, a table slot and a cached entry-set view per
- * field), arrays by immutable lists, and equal strings by one shared node. Stored trees were never to be changed in
- * place; now a change fails at once ({@link UnsupportedOperationException}) instead of silently altering what
- * readers share. {@link JsonNode#deepCopy()} still gives an ordinary, changeable tree.
+ * The stored form of an object's tree: the same Jackson tree, read-only, compact and shared. Objects are backed by
+ * one array sized to their content instead of a {@code LinkedHashMap} (an entry, a table slot and a cached entry-set
+ * view per field), arrays by immutable lists. Equal parts are one instance across all stored objects
+ * (hash-consing): a node is made canonical once its children are, so two nodes are the same when their field names
+ * (in order) and their children's identities are; a worker Pod's containers, probes, tolerations and managedFields
+ * are then held once for every Pod that has them. Stored trees were never to be changed in place; a change fails at
+ * once ({@link UnsupportedOperationException}) instead of silently altering what readers share.
+ * {@link JsonNode#deepCopy()} still gives an ordinary, changeable tree.
  */
 public final class FrozenTrees {
-    /** Objects with more fields than this keep a hashed (read-only) map: lookups by scanning stay short. */
-    private static final int MAX_SCANNED = 16;
+    /** Objects with more fields than this get a hash index: lookups by scanning stay short. */
+    private static final int MAX_SCANNED = 12;
     private static final JsonNodeFactory NODES = Json.MAPPER.getNodeFactory();
-    private static final Map<String, WeakReference<StringNode>> STRINGS = new WeakHashMap<>();
+    private static final NodeInterner CANONICAL = new NodeInterner(FrozenTrees::sameContent);
 
     private FrozenTrees() {
     }
 
-    /** {@code node} in stored form; parts already in stored form are kept as they are (and shared). */
+    /** The canonical stored form of {@code node}; parts already in stored form are kept as they are. */
     public static JsonNode freeze(JsonNode node) {
         if (node instanceof FrozenObject || node instanceof FrozenArray) {
             return node;
         }
         if (node instanceof ObjectNode o) {
-            return freezeObject(o);
+            FrozenObject f = build(o, false);
+            return CANONICAL.intern(f, f.hashCode());
         }
         if (node instanceof ArrayNode a) {
             JsonNode[] items = new JsonNode[a.size()];
             for (int i = 0; i < items.length; i++) {
                 items[i] = freeze(a.get(i));
             }
-            return new FrozenArray(List.of(items));
+            FrozenArray f = new FrozenArray(List.of(items));
+            return CANONICAL.intern(f, f.hashCode());
         }
         if (node instanceof StringNode s) {
-            return shared(s);
+            return CANONICAL.intern(s, s.hashCode());
         }
         return node;
     }
 
+    /**
+     * A stored object's tree in stored form. Its root and {@code metadata} are its own (they hold its name, uid and
+     * resourceVersion, so no other object shares them and looking them up would only cost); everything below is
+     * canonical.
+     */
     static ObjectNode freezeObject(ObjectNode o) {
-        if (o instanceof FrozenObject) {
-            return o;
-        }
-        int n = o.size();
-        String[] keys = new String[n];
-        JsonNode[] values = new JsonNode[n];
-        int i = 0;
-        for (Map.Entry<String, JsonNode> e : o.properties()) {
-            keys[i] = e.getKey();
-            values[i] = freeze(e.getValue());
-            i++;
-        }
-        if (n <= MAX_SCANNED) {
-            return new FrozenObject(new ArrayMap(keys, values));
-        }
-        Map<String, JsonNode> m = new LinkedHashMap<>(n * 4 / 3 + 1);
-        for (int k = 0; k < n; k++) {
-            m.put(keys[k], values[k]);
-        }
-        return new FrozenObject(Collections.unmodifiableMap(m));
+        return o instanceof FrozenObject ? o : build(o, true);
     }
 
-    private static StringNode shared(StringNode s) {
-        String value = s.stringValue();
-        synchronized (STRINGS) {
-            WeakReference<StringNode> ref = STRINGS.get(value);
-            StringNode canonical = ref == null ? null : ref.get();
-            if (canonical == null) {
-                STRINGS.put(value, new WeakReference<>(s));
-                return s;
-            }
-            return canonical;
+    /** Distinct nodes held for sharing now (a measure for tests and benchmarks). */
+    static int canonicalNodes() {
+        return CANONICAL.size();
+    }
+
+    private static FrozenObject build(ObjectNode o, boolean root) {
+        Object[] kv = new Object[o.size() * 2];
+        int i = 0;
+        for (Map.Entry<String, JsonNode> e : o.properties()) {
+            JsonNode v = e.getValue();
+            kv[i++] = e.getKey();
+            kv[i++] = root && v instanceof ObjectNode meta && !(meta instanceof FrozenObject)
+                    && "metadata".equals(e.getKey()) ? build(meta, false) : freeze(v);
         }
+        return new FrozenObject(new ArrayMap(kv));
+    }
+
+    /** Whether two stored-form nodes are interchangeable: same kind, names in the same order, same children. */
+    private static boolean sameContent(JsonNode a, JsonNode b) {
+        if (a instanceof FrozenObject x && b instanceof FrozenObject y) {
+            return x.map().sameContent(y.map());
+        }
+        if (a instanceof FrozenArray x && b instanceof FrozenArray y) {
+            return x.sameItems(y);
+        }
+        if (a instanceof StringNode x && b instanceof StringNode y) {
+            return x.stringValue().equals(y.stringValue());
+        }
+        return false;
+    }
+
+    /** Children are canonical, so containers are the same only when identical; scalars when equal and of one type. */
+    private static boolean sameChild(JsonNode a, JsonNode b) {
+        return a == b || !(a instanceof ContainerNode<?>) && a.getClass() == b.getClass() && a.equals(b);
     }
 
     /** A stored object node. */
     private static final class FrozenObject extends ObjectNode {
         private static final long serialVersionUID = 1L;
 
-        FrozenObject(Map<String, JsonNode> children) {
+        FrozenObject(ArrayMap children) {
             super(NODES, children);
+        }
+
+        ArrayMap map() {
+            return (ArrayMap) _children;
+        }
+
+        /** The copy without the entry objects the generic copy makes for every field. */
+        @Override
+        public ObjectNode deepCopy() {
+            ObjectNode copy = NODES.objectNode();
+            map().forEach((k, v) -> copy.set(k, v.deepCopy()));
+            return copy;
         }
     }
 
-    /** A stored array node. */
+    /** A stored array node; its hash is computed once. */
     private static final class FrozenArray extends ArrayNode {
         private static final long serialVersionUID = 1L;
+        private final int hash;
 
         FrozenArray(List<JsonNode> children) {
             super(NODES, children);
+            this.hash = children.hashCode();
+        }
+
+        boolean sameItems(FrozenArray other) {
+            int n = size();
+            if (n != other.size()) {
+                return false;
+            }
+            for (int i = 0; i < n; i++) {
+                if (!sameChild(get(i), other.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o instanceof FrozenArray f && f.hash != hash) {
+                return false;
+            }
+            return super.equals(o);
         }
     }
 
-    /** A read-only map in insertion order over two arrays; lookups scan (it is only used for small objects). */
+    /**
+     * A read-only map in insertion order over one array of alternating names and values, its hash computed once.
+     * Small objects are looked up by scanning, larger ones through an open-addressing index of positions.
+     */
     private static final class ArrayMap extends AbstractMap<String, JsonNode> {
-        private final String[] keys;
-        private final JsonNode[] values;
+        private final Object[] kv;
+        private final int hash;
+        /** Position + 1 of each name by its hash, 0 = free; null for small objects. */
+        private final int[] slots;
 
-        ArrayMap(String[] keys, JsonNode[] values) {
-            this.keys = keys;
-            this.values = values;
+        ArrayMap(Object[] kv) {
+            this.kv = kv;
+            int h = 0;
+            for (int i = 0; i < kv.length; i += 2) {
+                h += kv[i].hashCode() ^ kv[i + 1].hashCode();
+            }
+            this.hash = h;
+            int n = kv.length / 2;
+            if (n <= MAX_SCANNED) {
+                this.slots = null;
+            } else {
+                int[] s = new int[Integer.highestOneBit(n * 2 - 1) << 1];
+                for (int i = 0; i < n; i++) {
+                    int j = spread(kv[2 * i].hashCode()) & (s.length - 1);
+                    while (s[j] != 0) {
+                        j = (j + 1) & (s.length - 1);
+                    }
+                    s[j] = i + 1;
+                }
+                this.slots = s;
+            }
+        }
+
+        private static int spread(int h) {
+            return h ^ (h >>> 16);
         }
 
         private int indexOf(Object key) {
-            for (int i = 0; i < keys.length; i++) {
-                if (keys[i].equals(key)) {
+            if (slots == null) {
+                for (int i = 0; i < kv.length; i += 2) {
+                    if (kv[i].equals(key)) {
+                        return i;
+                    }
+                }
+                return -1;
+            }
+            if (key == null) {
+                return -1;
+            }
+            for (int j = spread(key.hashCode()) & (slots.length - 1); slots[j] != 0; j = (j + 1) & (slots.length - 1)) {
+                int i = 2 * (slots[j] - 1);
+                if (kv[i].equals(key)) {
                     return i;
                 }
             }
             return -1;
         }
 
+        boolean sameContent(ArrayMap other) {
+            if (kv.length != other.kv.length) {
+                return false;
+            }
+            for (int i = 0; i < kv.length; i += 2) {
+                if (!kv[i].equals(other.kv[i]) || !sameChild((JsonNode) kv[i + 1], (JsonNode) other.kv[i + 1])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         @Override
         public JsonNode get(Object key) {
             int i = indexOf(key);
-            return i < 0 ? null : values[i];
+            return i < 0 ? null : (JsonNode) kv[i + 1];
         }
 
         @Override
@@ -143,18 +245,49 @@ public final class FrozenTrees {
 
         @Override
         public int size() {
-            return keys.length;
+            return kv.length / 2;
         }
 
         @Override
         public boolean isEmpty() {
-            return keys.length == 0;
+            return kv.length == 0;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        /** Unequal hashes answer at once; the same names in the same order compare value by value. */
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (o instanceof ArrayMap m) {
+                if (m.hash != hash || m.kv.length != kv.length) {
+                    return false;
+                }
+                boolean sameOrder = true;
+                for (int i = 0; i < kv.length && sameOrder; i += 2) {
+                    sameOrder = kv[i].equals(m.kv[i]);
+                }
+                if (sameOrder) {
+                    for (int i = 1; i < kv.length; i += 2) {
+                        if (!kv[i].equals(m.kv[i])) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }
+            }
+            return super.equals(o);
         }
 
         @Override
         public void forEach(BiConsumer<? super String, ? super JsonNode> action) {
-            for (int i = 0; i < keys.length; i++) {
-                action.accept(keys[i], values[i]);
+            for (int i = 0; i < kv.length; i += 2) {
+                action.accept((String) kv[i], (JsonNode) kv[i + 1]);
             }
         }
 
@@ -168,23 +301,24 @@ public final class FrozenTrees {
 
                         @Override
                         public boolean hasNext() {
-                            return next < keys.length;
+                            return next < kv.length;
                         }
 
                         @Override
                         public Map.Entry<String, JsonNode> next() {
-                            if (next >= keys.length) {
+                            if (next >= kv.length) {
                                 throw new NoSuchElementException();
                             }
-                            int i = next++;
-                            return new AbstractMap.SimpleImmutableEntry<>(keys[i], values[i]);
+                            int i = next;
+                            next += 2;
+                            return new AbstractMap.SimpleImmutableEntry<>((String) kv[i], (JsonNode) kv[i + 1]);
                         }
                     };
                 }
 
                 @Override
                 public int size() {
-                    return keys.length;
+                    return kv.length / 2;
                 }
             };
         }

@@ -66,6 +66,27 @@ class FrozenTreesTest {
     }
 
     @Test
+    @DisplayName("equal parts of separately stored objects are one instance; names in another order are not the same")
+    void hashConsing() {
+        InMemoryObjectStore store = new InMemoryObjectStore(10);
+        StoredObject a = store.create(ResourceTypes.PODS, (ObjectNode) Json.MAPPER.readTree(POD));
+        StoredObject b = store.create(ResourceTypes.PODS,
+                (ObjectNode) Json.MAPPER.readTree(POD.replace("\"name\":\"p\"", "\"name\":\"q\"")));
+        assertThat(b.object().get("spec")).isSameAs(a.object().get("spec"));
+        assertThat(b.object().at("/metadata/labels")).isSameAs(a.object().at("/metadata/labels"));
+        assertThat(b.object().get("metadata")).isNotSameAs(a.object().get("metadata"));
+
+        JsonNode ab = FrozenTrees.freeze(Json.MAPPER.readTree("{\"a\":1,\"b\":{\"c\":[true]}}"));
+        JsonNode ba = FrozenTrees.freeze(Json.MAPPER.readTree("{\"b\":{\"c\":[true]},\"a\":1}"));
+        assertThat(ba).isEqualTo(ab).isNotSameAs(ab);
+        assertThat(ba.hashCode()).isEqualTo(ab.hashCode());
+        assertThat(ba.get("b")).isSameAs(ab.get("b"));
+        assertThat(Json.MAPPER.writeValueAsString(ba)).isEqualTo("{\"b\":{\"c\":[true]},\"a\":1}");
+        JsonNode longOne = FrozenTrees.freeze(Json.MAPPER.readTree("{\"a\":1,\"b\":{\"c\":[1]}}"));
+        assertThat(longOne.get("b")).isNotSameAs(ab.get("b")).isNotEqualTo(ab.get("b"));
+    }
+
+    @Test
     @DisplayName("the store keeps objects in stored form: what a reader gets cannot be changed")
     void storeFreezes() {
         InMemoryObjectStore store = new InMemoryObjectStore(10);

@@ -1,0 +1,103 @@
+package io.kuberaysim.apiserver.storage;
+
+import tools.jackson.databind.JsonNode;
+
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.function.BiPredicate;
+
+/**
+ * A weak set of stored-form nodes: {@link #intern} gives the instance already held that is the same as a new one,
+ * so equal parts of many stored objects are one instance. "The same" is decided by the predicate given at
+ * construction, shallowly (children by identity: they are canonical already), which {@code JsonNode.equals} cannot
+ * express (it ignores field order and compares deeply); hence this small table instead of a library interner.
+ * A node no stored object holds any more is let go. Thread-safe.
+ */
+final class NodeInterner {
+    private static final int INITIAL = 1 << 12;
+
+    private final BiPredicate<JsonNode, JsonNode> same;
+    private final ReferenceQueue<JsonNode> cleared = new ReferenceQueue<>();
+    private Entry[] table = new Entry[INITIAL];
+    private int size;
+
+    NodeInterner(BiPredicate<JsonNode, JsonNode> same) {
+        this.same = same;
+    }
+
+    /** One slot of the table: a weak reference to a canonical node, with the node's hash. */
+    private static final class Entry extends WeakReference<JsonNode> {
+        final int hash;
+        Entry next;
+
+        Entry(JsonNode node, int hash, Entry next, ReferenceQueue<JsonNode> queue) {
+            super(node, queue);
+            this.hash = hash;
+            this.next = next;
+        }
+    }
+
+    /** The held node the same as {@code node} (whose hash is {@code hash}), or {@code node} itself, now held. */
+    synchronized JsonNode intern(JsonNode node, int hash) {
+        expunge();
+        Entry[] t = table;
+        int i = index(hash, t.length);
+        for (Entry e = t[i]; e != null; e = e.next) {
+            if (e.hash == hash) {
+                JsonNode held = e.get();
+                if (held != null && same.test(held, node)) {
+                    return held;
+                }
+            }
+        }
+        t[i] = new Entry(node, hash, t[i], cleared);
+        if (++size > t.length - (t.length >>> 2)) {
+            resize();
+        }
+        return node;
+    }
+
+    /** Nodes held now (cleared ones not yet dropped included). */
+    synchronized int size() {
+        return size;
+    }
+
+    private static int index(int hash, int length) {
+        return (hash ^ (hash >>> 16)) & (length - 1);
+    }
+
+    private void resize() {
+        Entry[] old = table;
+        Entry[] t = new Entry[old.length * 2];
+        for (Entry head : old) {
+            for (Entry e = head; e != null; ) {
+                Entry next = e.next;
+                int i = index(e.hash, t.length);
+                e.next = t[i];
+                t[i] = e;
+                e = next;
+            }
+        }
+        table = t;
+    }
+
+    private void expunge() {
+        for (Reference<? extends JsonNode> r; (r = cleared.poll()) != null; ) {
+            Entry gone = (Entry) r;
+            int i = index(gone.hash, table.length);
+            Entry prev = null;
+            for (Entry e = table[i]; e != null; prev = e, e = e.next) {
+                if (e == gone) {
+                    if (prev == null) {
+                        table[i] = e.next;
+                    } else {
+                        prev.next = e.next;
+                    }
+                    size--;
+                    break;
+                }
+            }
+        }
+    }
+}
