@@ -1,6 +1,7 @@
 package io.kuberaysim.config;
 
 import io.kuberaysim.apiserver.http.HttpLimits;
+import io.kuberaysim.apiserver.http.server.ArrivedBodyValve;
 import io.kuberaysim.apiserver.http.server.DeclaredBodyLimitValve;
 import io.kuberaysim.apiserver.http.server.NonBlockingBodyFilter;
 import io.kuberaysim.apiserver.http.server.StatusErrorReportValve;
@@ -24,7 +25,7 @@ import org.springframework.web.filter.FormContentFilter;
 
 /**
  * Wires the HTTP server's limits and the embedded Tomcat's edge: bodies over the limit refused before they are read,
- * bodies read without holding threads, and Tomcat's own errors answered as Status.
+ * bodies read without holding threads (taken at once when they came with the headers), and Tomcat's own errors answered as Status.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(HttpLimits.class)
@@ -69,6 +70,7 @@ class HttpServerConfiguration {
                 }
             });
             factory.addContextValves(new DeclaredBodyLimitValve(limits.maxRequestBodyBytes()));
+            factory.addContextValves(new ArrivedBodyValve());
             factory.addContextCustomizers(context -> {
                 // a 413 closes the connection instead of reading the rest of a body nobody wants
                 context.setSwallowAbortedUploads(false);

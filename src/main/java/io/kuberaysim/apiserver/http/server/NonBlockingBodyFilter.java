@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the request is then dispatched to the handlers with the body in memory, so a client that trickles its body costs
  * a connection, not one of the server's threads. A body that passes the size limit is refused with 413 at that
  * point (the rest is never read), one that has not arrived in full within the timeout gets 408, one that cannot be
- * read (broken chunking) 400; aborted bodies are logged once per cause.
+ * read (broken chunking) 400; aborted bodies are logged once per cause. A body that had arrived in full with the
+ * headers ({@link ArrivedBodyValve}) is taken at once: reading it cannot block.
  *
  * <p>Registered last in the filter chain, so every other filter has seen the request before its body is read.
  */
@@ -56,6 +57,13 @@ public final class NonBlockingBodyFilter implements Filter {
         if (request.getDispatcherType() != DispatcherType.REQUEST || !hasBody(request)
                 || !request.isAsyncSupported()) {
             chain.doFilter(req, res);
+            return;
+        }
+        if (Boolean.TRUE.equals(request.getAttribute(ArrivedBodyValve.ARRIVED))
+                && request.getContentLengthLong() <= limit) {
+            request.removeAttribute(ArrivedBodyValve.ARRIVED);
+            byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
+            chain.doFilter(new BufferedBodyRequest(request, body), res);
             return;
         }
         AsyncContext async = request.startAsync();
