@@ -10,9 +10,9 @@ import io.kuberaysim.api.ResourceType;
 public interface WatchEventsListener {
 
     /** Hears nothing. */
-    WatchEventsListener NONE = type -> {
+    WatchEventsListener NONE = (type, events) -> {
     };
 
-    /** One ADDED, MODIFIED or DELETED event of {@code type} was sent to one watcher. */
-    void sent(ResourceType type);
+    /** {@code events} ADDED, MODIFIED or DELETED events of {@code type} were sent to one watcher. */
+    void sent(ResourceType type, int events);
 }

@@ -43,6 +43,8 @@ import java.util.function.Function;
 final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     /** A watcher whose client keeps reading may fall this many buffers behind before it is closed anyway. */
     static final int HARD_LIMIT_FACTOR = 10;
+    /** Queued lines are written in batches of about this many bytes (one write, one flush when the queue is empty). */
+    static final int BATCH_BYTES = 64 * 1024;
     private static final FirstOccurrenceLog CLOSED_SLOW = new FirstOccurrenceLog(
             LoggerFactory.getLogger(WatchStream.class));
 
@@ -165,7 +167,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         if (!live) {
             pendingInitial.incrementAndGet();
             queue.add(event);
-            kick();
+            kickUnlessStalled();
             return;
         }
         int pending = pendingLive.incrementAndGet();
@@ -176,7 +178,18 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
             terminate(null);
             return;
         }
-        kick();
+        kickUnlessStalled();
+    }
+
+    /**
+     * A watcher whose connection accepts no data is drained again when the container says it does
+     * ({@link #onWritePossible}): waking it for every event would cost a drain per event per stuck watcher. Read
+     * after the event is queued; the drain clears the flag before it takes events, so none is left behind.
+     */
+    private void kickUnlessStalled() {
+        if (!stalled) {
+            kick();
+        }
     }
 
     @Override
@@ -304,27 +317,16 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
             finish();
             return;
         }
-        Object item;
-        while (accepting() && (item = queue.poll()) != null) {
-            byte[] line;
-            if (item instanceof byte[] raw) {
-                line = raw;
-            } else {
-                line = encoder.apply((WatchEvent) item);
-                listener.sent(type);
-                written++;
-                // the initial events are ahead of every live one in the queue
-                if (pendingInitial.get() > 0) {
-                    pendingInitial.decrementAndGet();
-                } else {
-                    pendingLive.decrementAndGet();
-                }
+        while (true) {
+            if (!accepting()) {
+                return;
             }
-            out.write(line);
+            byte[] lines = nextBatch();
+            if (lines == null) {
+                break;
+            }
+            out.write(lines);
             flushed = false;
-        }
-        if (!accepting()) {
-            return;
         }
         if (!flushed) {
             // pushes the lines (and, the first time, the 200 and its headers: clients wait for them)
@@ -339,9 +341,63 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         }
     }
 
+    /**
+     * Takes queued lines up to {@link #BATCH_BYTES} (or one longer line) as one array, or null if none are queued:
+     * the container checks readiness and registers for write on every write, so one write per batch rather than
+     * per line; events taken are counted here.
+     */
+    private byte[] nextBatch() {
+        byte[] first = null;
+        java.util.ArrayList<byte[]> more = null;
+        int length = 0;
+        int events = 0;
+        Object item;
+        while (length < BATCH_BYTES && (item = queue.poll()) != null) {
+            byte[] line;
+            if (item instanceof byte[] raw) {
+                line = raw;
+            } else {
+                line = encoder.apply((WatchEvent) item);
+                events++;
+                // the initial events are ahead of every live one in the queue
+                if (pendingInitial.get() > 0) {
+                    pendingInitial.decrementAndGet();
+                } else {
+                    pendingLive.decrementAndGet();
+                }
+            }
+            if (first == null) {
+                first = line;
+            } else {
+                if (more == null) {
+                    more = new java.util.ArrayList<>();
+                }
+                more.add(line);
+            }
+            length += line.length;
+        }
+        if (events > 0) {
+            listener.sent(type, events);
+            written += events;
+        }
+        if (more == null) {
+            return first;
+        }
+        byte[] batch = java.util.Arrays.copyOf(first, length);
+        int at = first.length;
+        for (byte[] line : more) {
+            System.arraycopy(line, 0, batch, at, line.length);
+            at += line.length;
+        }
+        return batch;
+    }
+
     /** True if a write now does not block; if not, the container calls {@link #onWritePossible} when it would not. */
     private boolean accepting() {
         if (!nonBlocking || out.isReady()) {
+            if (stalled) {
+                stalled = false;
+            }
             return true;
         }
         stalled = true;

@@ -18,10 +18,10 @@ public final class WatchEventsMetrics implements WatchEventsListener {
     }
 
     @Override
-    public void sent(ResourceType type) {
+    public void sent(ResourceType type, int events) {
         counters.computeIfAbsent(type, t -> Counter.builder("apiserver_watch_events_total")
                 .description("Number of events sent in watch clients")
                 .tags("group", t.group(), "version", t.version(), "kind", t.kind())
-                .register(registry)).increment();
+                .register(registry)).increment(events);
     }
 }
