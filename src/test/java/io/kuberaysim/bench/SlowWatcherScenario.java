@@ -128,7 +128,8 @@ final class SlowWatcherScenario {
         }
     }
 
-    private static Socket stuckWatcher(int port, long rv) {
+    /** A watch of ConfigMaps from {@code rv} on a socket with a 4 KiB receive buffer whose client never reads. */
+    static Socket stuckWatcher(int port, long rv) {
         try {
             Socket s = new Socket();
             s.setReceiveBufferSize(4096);

@@ -2,6 +2,8 @@ package io.kuberaysim.bench;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.http.WatchStreams;
+import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import tools.jackson.databind.node.ObjectNode;
@@ -27,7 +29,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class WatchFanoutScenario {
     private static final String PATH = "/api/v1/namespaces/default/configmaps";
-    private static final byte[] NAME = "\"name\":\"w-".getBytes(StandardCharsets.US_ASCII);
     private final BenchConfig cfg;
     private final Report report;
 
@@ -41,6 +42,7 @@ final class WatchFanoutScenario {
         final int port;
         final String path;
         final int expected;
+        final byte[] name;
         final CountDownLatch connected;
         volatile int status = -1;
         volatile int received;
@@ -48,10 +50,11 @@ final class WatchFanoutScenario {
         volatile long doneAt;
         Socket socket;
 
-        Watcher(int port, String path, int expected, CountDownLatch connected) {
+        Watcher(int port, String path, int expected, String prefix, CountDownLatch connected) {
             this.port = port;
             this.path = path;
             this.expected = expected;
+            this.name = ("\"name\":\"" + prefix).getBytes(StandardCharsets.US_ASCII);
             this.connected = connected;
         }
 
@@ -128,17 +131,17 @@ final class WatchFanoutScenario {
         }
 
         private void check(byte[] line) {
-            int at = indexOf(line, NAME);
+            int at = indexOf(line, name);
             if (at < 0) {
-                error = "event without a w- name: " + new String(line, 0, Math.min(200, line.length), StandardCharsets.UTF_8);
+                error = "event without a phase name: " + new String(line, 0, Math.min(200, line.length), StandardCharsets.UTF_8);
                 return;
             }
             int v = 0;
-            for (int i = at + NAME.length; i < line.length && line[i] >= '0' && line[i] <= '9'; i++) {
+            for (int i = at + name.length; i < line.length && line[i] >= '0' && line[i] <= '9'; i++) {
                 v = v * 10 + (line[i] - '0');
             }
             if (v != received) {
-                error = "expected event w-" + received + ", got w-" + v;
+                error = "expected event " + received + ", got " + v;
                 return;
             }
             received++;
@@ -176,17 +179,112 @@ final class WatchFanoutScenario {
         runOn("watch", "", "kuberay-sim.watch-history=" + (cfg.watchWrites() + 10_000));
     }
 
-    /** The fan-out on a server started with {@code extra} settings; rows in {@code section}, labelled {@code label}. */
+    /** One fan-out: {@code writes} creates watched by the reading watchers, next to {@code stuck} that never read. */
+    private record Phase(double writesPerSecond, double deliveriesPerSecond, long delivered, long complete,
+                         String firstError, int status) {
+        boolean completed(BenchConfig cfg) {
+            return complete == cfg.watchers();
+        }
+    }
+
+    /**
+     * The fan-out on a server started with {@code extra} settings; rows in {@code section}, labelled {@code label}.
+     * The first fan-out runs on a fresh server (as every run of this scenario always has); in the {@code watch}
+     * section it is followed by {@code rounds} pairs of warm fan-outs, the reading watchers alone and next to
+     * {@code slowWatchers} watchers that never read (order alternating), compared pair by pair.
+     */
     void runOn(String section, String label, String... extra) {
-        int writes = cfg.watchWrites();
         try (SimServer server = SimServer.start(false, extra)) {
-            GenericRegistry registry = server.registry();
+            Phase first = phase(server, "w-", 0);
+            if (first.status() != 200) {
+                report.note("watch: skipped, `GET " + PATH + "?watch=true` answered " + first.status()
+                        + " (HTTP watch not served yet)");
+                return;
+            }
+            boolean main = section.equals("watch");
+            int writes = cfg.watchWrites();
+            report.add(section, label + "writes (in process) while " + cfg.watchers() + " watchers stream",
+                    first.writesPerSecond(), "writes/s", null, null);
+            if (!first.completed(cfg)) {
+                report.add(section, label + "watchers that received every event in order", first.complete(),
+                        "watchers", "= " + cfg.watchers(), false);
+                report.note(section + ": " + label + "incomplete delivery, first problem: " + first.firstError());
+                return;
+            }
+            double rate = first.deliveriesPerSecond();
+            report.add(section, label + cfg.watchers() + " watchers × " + writes + " writes: deliveries", rate,
+                    "events/s", main ? "≥ 200,000" : null, main ? rate >= 200_000 : null);
+            report.add(section, label + "every event delivered to every watcher, in order", first.delivered(),
+                    "events", "= " + (long) writes * cfg.watchers(), first.delivered() == (long) writes * cfg.watchers());
+            if (main && cfg.slowWatchers() > 0) {
+                crowded(server, section);
+            }
+        }
+    }
+
+    private void crowded(SimServer server, String section) {
+        List<Double> alone = new ArrayList<>();
+        List<Double> crowded = new ArrayList<>();
+        List<Double> ratios = new ArrayList<>();
+        boolean allDelivered = true;
+        int n = 0;
+        for (int round = 0; round < cfg.rounds(); round++) {
+            Phase a;
+            Phase c;
+            if (round % 2 == 0) {
+                a = phase(server, "a" + round + "-", 0);
+                c = phase(server, "c" + round + "-", cfg.slowWatchers());
+            } else {
+                c = phase(server, "c" + round + "-", cfg.slowWatchers());
+                a = phase(server, "a" + round + "-", 0);
+            }
+            for (Phase p : List.of(a, c)) {
+                if (!p.completed(cfg)) {
+                    allDelivered = false;
+                    report.note(section + ": incomplete delivery in round " + round + ", first problem: "
+                            + p.firstError());
+                }
+            }
+            alone.add(a.deliveriesPerSecond());
+            crowded.add(c.deliveriesPerSecond());
+            ratios.add(c.deliveriesPerSecond() / a.deliveriesPerSecond());
+            n += 2;
+        }
+        String stuck = cfg.slowWatchers() + " non-reading watchers";
+        report.add(section, "deliveries, reading watchers alone (warm server)", Stats.of(alone), "events/s",
+                "≥ 400,000", Stats.of(alone).median() >= 400_000);
+        report.add(section, "deliveries, reading watchers next to " + stuck, Stats.of(crowded), "events/s", null,
+                null);
+        Stats r = Stats.of(ratios);
+        report.add(section, "reading watchers' deliveries next to " + stuck + " / alone", r, "ratio", "≥ 0.9",
+                r.median() >= 0.9 && allDelivered);
+        report.add(section, "fan-outs after the first with every event delivered to every reading watcher, in order",
+                allDelivered ? n : 0, "of " + n, null, null);
+    }
+
+    /**
+     * {@code cfg.watchers()} reading watchers (and {@code stuck} never-reading ones) watch ConfigMaps from the
+     * current resourceVersion; {@code cfg.watchWrites()} creates named {@code prefix}0, 1, .. in process; then the
+     * ConfigMaps are deleted, so every fan-out sees the same stored data.
+     */
+    private Phase phase(SimServer server, String prefix, int stuck) {
+        int writes = cfg.watchWrites();
+        GenericRegistry registry = server.registry();
+        WatchStreams open = server.bean(WatchStreams.class);
+        List<Socket> stuckSockets = new ArrayList<>();
+        List<Watcher> watchers = new ArrayList<>();
+        try {
+            // the previous fan-out's watches end once their closed connections are noticed
+            awaitOpenWatches(open, n -> n == 0, 10);
             long rv = registry.store().revision();
+            for (int i = 0; i < stuck; i++) {
+                stuckSockets.add(SlowWatcherScenario.stuckWatcher(server.port, rv));
+            }
             CountDownLatch connected = new CountDownLatch(cfg.watchers());
-            List<Watcher> watchers = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < cfg.watchers(); i++) {
-                Watcher w = new Watcher(server.port, PATH + "?watch=true&resourceVersion=" + rv, writes, connected);
+                Watcher w = new Watcher(server.port, PATH + "?watch=true&resourceVersion=" + rv, writes, prefix,
+                        connected);
                 watchers.add(w);
                 Thread t = new Thread(w, "watcher-" + i);
                 t.setDaemon(true);
@@ -195,19 +293,16 @@ final class WatchFanoutScenario {
             }
             // headers arrive when the server starts the stream; events from rv are replayed anyway
             connected.await(30, TimeUnit.SECONDS);
+            // the non-reading watchers too are being served before the writes start
+            awaitOpenWatches(open, n -> n >= stuck + cfg.watchers(), 30);
             int status = watchers.get(0).status;
             if (status != 200) {
-                report.note("watch: skipped, `GET " + PATH + "?watch=true` answered " + status
-                        + " (HTTP watch not served yet)");
-                for (Watcher w : watchers) {
-                    closeQuietly(w.socket);
-                }
-                return;
+                return new Phase(0, 0, 0, 0, "status " + status, status);
             }
             long t0 = System.nanoTime();
             for (int i = 0; i < writes; i++) {
                 ObjectNode cm = Json.object();
-                cm.putObject("metadata").put("name", "w-" + i);
+                cm.putObject("metadata").put("name", prefix + i);
                 cm.putObject("data").put("i", Integer.toString(i));
                 registry.create(ResourceTypes.CONFIGMAPS, "default", cm, WriteOptions.DEFAULT);
             }
@@ -228,26 +323,32 @@ final class WatchFanoutScenario {
                 } else if (firstError == null) {
                     firstError = w.error != null ? w.error : "received " + w.received + " of " + writes;
                 }
-                closeQuietly(w.socket);
             }
-            report.add(section, label + "writes (in process) while " + cfg.watchers() + " watchers stream",
-                    writes / ((written - t0) / 1e9), "writes/s", null, null);
-            if (complete == watchers.size()) {
-                double seconds = (last - t0) / 1e9;
-                double rate = delivered / seconds;
-                boolean main = section.equals("watch");
-                report.add(section, label + cfg.watchers() + " watchers × " + writes + " writes: deliveries", rate,
-                        "events/s", main ? "≥ 200,000" : null, main ? rate >= 200_000 : null);
-                report.add(section, label + "every event delivered to every watcher, in order", delivered, "events",
-                        "= " + (long) writes * cfg.watchers(), delivered == (long) writes * cfg.watchers());
-            } else {
-                report.add(section, label + "watchers that received every event in order", complete, "watchers",
-                        "= " + watchers.size(), false);
-                report.note(section + ": " + label + "incomplete delivery, first problem: " + firstError);
-            }
+            double rate = complete == watchers.size() ? delivered / ((last - t0) / 1e9) : 0;
+            return new Phase(writes / ((written - t0) / 1e9), rate, delivered, complete, firstError, status);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        } finally {
+            for (Watcher w : watchers) {
+                closeQuietly(w.socket);
+            }
+            stuckSockets.forEach(ServerProbes::closeQuietly);
+            for (int i = 0; i < writes; i++) {
+                try {
+                    registry.delete(ResourceTypes.CONFIGMAPS, "default", prefix + i, DeleteOptions.DEFAULT);
+                } catch (RuntimeException e) {
+                    // not created (the phase stopped early)
+                }
+            }
+        }
+    }
+
+    private static void awaitOpenWatches(WatchStreams open, java.util.function.IntPredicate done, int seconds)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!done.test(open.activeCount()) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
         }
     }
 
