@@ -8,8 +8,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
+import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +44,7 @@ public final class FrozenTrees {
             return node;
         }
         if (node instanceof ObjectNode o) {
-            FrozenObject f = build(o, false);
+            FrozenObject f = build(o, Level.SHARED);
             return CANONICAL.intern(f, f.hashCode());
         }
         if (node instanceof ArrayNode a) {
@@ -65,7 +67,12 @@ public final class FrozenTrees {
      * canonical.
      */
     static ObjectNode freezeObject(ObjectNode o) {
-        return o instanceof FrozenObject ? o : build(o, true);
+        return o instanceof FrozenObject ? o : build(o, Level.ROOT);
+    }
+
+    /** Whether {@code node} is in stored form (read-only). */
+    static boolean isFrozen(JsonNode node) {
+        return node instanceof FrozenObject || node instanceof FrozenArray;
     }
 
     /** Distinct nodes held for sharing now (a measure for tests and benchmarks). */
@@ -73,14 +80,24 @@ public final class FrozenTrees {
         return CANONICAL.size();
     }
 
-    private static FrozenObject build(ObjectNode o, boolean root) {
+    /** A node's place in a stored object: its root, the root's metadata, or anywhere below (shared). */
+    private enum Level { ROOT, METADATA, SHARED }
+
+    private static FrozenObject build(ObjectNode o, Level level) {
         Object[] kv = new Object[o.size() * 2];
         int i = 0;
         for (Map.Entry<String, JsonNode> e : o.properties()) {
+            String k = e.getKey();
             JsonNode v = e.getValue();
-            kv[i++] = e.getKey();
-            kv[i++] = root && v instanceof ObjectNode meta && !(meta instanceof FrozenObject)
-                    && "metadata".equals(e.getKey()) ? build(meta, false) : freeze(v);
+            kv[i++] = k;
+            if (level == Level.ROOT && v instanceof ObjectNode meta && !(meta instanceof FrozenObject)
+                    && "metadata".equals(k)) {
+                kv[i++] = build(meta, Level.METADATA);
+            } else if (level == Level.METADATA && v instanceof StringNode && "resourceVersion".equals(k)) {
+                kv[i++] = v; // no other object carries it: a table entry would be all cost
+            } else {
+                kv[i++] = freeze(v);
+            }
         }
         return new FrozenObject(new ArrayMap(kv));
     }
@@ -251,6 +268,77 @@ public final class FrozenTrees {
         @Override
         public boolean isEmpty() {
             return kv.length == 0;
+        }
+
+        /** Not cached (as {@code AbstractMap} would, one view object per stored node): made when asked. */
+        @Override
+        public Collection<JsonNode> values() {
+            return new AbstractCollection<>() {
+                @Override
+                public Iterator<JsonNode> iterator() {
+                    return new Iterator<>() {
+                        private int next = 1;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < kv.length;
+                        }
+
+                        @Override
+                        public JsonNode next() {
+                            if (next >= kv.length) {
+                                throw new NoSuchElementException();
+                            }
+                            JsonNode v = (JsonNode) kv[next];
+                            next += 2;
+                            return v;
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return kv.length / 2;
+                }
+            };
+        }
+
+        /** Not cached, as {@link #values()}. */
+        @Override
+        public Set<String> keySet() {
+            return new AbstractSet<>() {
+                @Override
+                public Iterator<String> iterator() {
+                    return new Iterator<>() {
+                        private int next;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < kv.length;
+                        }
+
+                        @Override
+                        public String next() {
+                            if (next >= kv.length) {
+                                throw new NoSuchElementException();
+                            }
+                            String k = (String) kv[next];
+                            next += 2;
+                            return k;
+                        }
+                    };
+                }
+
+                @Override
+                public boolean contains(Object o) {
+                    return indexOf(o) >= 0;
+                }
+
+                @Override
+                public int size() {
+                    return kv.length / 2;
+                }
+            };
         }
 
         @Override

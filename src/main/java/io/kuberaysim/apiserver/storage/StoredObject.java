@@ -6,11 +6,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -26,7 +25,8 @@ public final class StoredObject {
     private final String uid;
     private final Map<String, String> labels;
     private volatile byte[] json;
-    private volatile Map<Object, Object> views;
+    /** Derived values as key, value pairs; replaced whole when one is added (there are one or two per object). */
+    private volatile Object[] views;
 
     StoredObject(ResourceType type, ObjectNode object, long resourceVersion) {
         this.type = type;
@@ -52,16 +52,7 @@ public final class StoredObject {
     }
 
     private static Map<String, String> readLabels(JsonNode meta) {
-        return readStringMap(Json.at(meta, "labels"));
-    }
-
-    private static Map<String, String> readStringMap(JsonNode l) {
-        if (l == null || !l.isObject() || l.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, String> m = new LinkedHashMap<>();
-        l.properties().forEach(e -> m.put(e.getKey(), e.getValue().asString()));
-        return Collections.unmodifiableMap(m);
+        return StringMapView.of(Json.at(meta, "labels"));
     }
 
     public ResourceType type() {
@@ -113,7 +104,7 @@ public final class StoredObject {
 
     /** {@code metadata.annotations} (read-only, empty when none); values that are not strings read as text. */
     public Map<String, String> annotations() {
-        return view(ANNOTATIONS, o -> readStringMap(Json.at(o.metadata(), "annotations")));
+        return StringMapView.of(Json.at(object, "metadata", "annotations"));
     }
 
     /** {@code metadata.generation}, 0 when unset. */
@@ -175,29 +166,40 @@ public final class StoredObject {
      */
     @SuppressWarnings("unchecked")
     public <T> T view(Object key, Function<StoredObject, T> derive) {
-        Map<Object, Object> m = views;
-        if (m == null) {
-            synchronized (this) {
-                m = views;
-                if (m == null) {
-                    m = new ConcurrentHashMap<>(4);
-                    views = m;
-                }
-            }
-        }
-        Object v = m.get(key);
+        Object v = findView(views, key);
         if (v == null) {
             v = derive.apply(this);
             if (v == null) {
                 v = NULL_VIEW;
             }
-            m.putIfAbsent(key, v);
+            synchronized (this) {
+                Object[] current = views;
+                Object raced = findView(current, key);
+                if (raced != null) {
+                    v = raced;
+                } else {
+                    Object[] next = current == null ? new Object[2] : Arrays.copyOf(current, current.length + 2);
+                    next[next.length - 2] = key;
+                    next[next.length - 1] = v;
+                    views = next;
+                }
+            }
         }
         return v == NULL_VIEW ? null : (T) v;
     }
 
+    private static Object findView(Object[] views, Object key) {
+        if (views != null) {
+            for (int i = 0; i < views.length; i += 2) {
+                if (views[i].equals(key)) {
+                    return views[i + 1];
+                }
+            }
+        }
+        return null;
+    }
+
     private static final Object NULL_VIEW = new Object();
-    private static final Object ANNOTATIONS = new Object();
 
     @Override
     public String toString() {
