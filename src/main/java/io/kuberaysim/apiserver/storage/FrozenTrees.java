@@ -31,7 +31,7 @@ import java.util.function.BiConsumer;
  */
 public final class FrozenTrees {
     /** Objects with more fields than this get a hash index: lookups by scanning stay short. */
-    private static final int MAX_SCANNED = 12;
+    private static final int MAX_SCANNED = 16;
     private static final JsonNodeFactory NODES = Json.MAPPER.getNodeFactory();
     private static final NodeInterner CANONICAL = new NodeInterner(FrozenTrees::sameContent);
 

@@ -52,7 +52,7 @@ final class NodeInterner {
             }
         }
         t[i] = new Entry(node, hash, t[i], cleared);
-        if (++size > t.length - (t.length >>> 2)) {
+        if (++size > t.length) { // chains of one on average: the table stays a quarter of the entries
             resize();
         }
         return node;

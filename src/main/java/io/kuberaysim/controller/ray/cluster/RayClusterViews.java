@@ -3,6 +3,7 @@ package io.kuberaysim.controller.ray.cluster;
 import io.kuberaysim.api.ray.RayClusterSpec;
 import io.kuberaysim.api.ray.RayClusterStatus;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.storage.StoredViews;
 import io.kuberaysim.client.KubeClient;
 import tools.jackson.databind.JsonNode;
 
@@ -28,7 +29,7 @@ public final class RayClusterViews {
 
     private static RayClusterSpec readSpec(StoredObject cluster) {
         JsonNode spec = cluster.object().get("spec");
-        return spec == null ? null : KubeClient.read(spec, RayClusterSpec.class);
+        return spec == null ? null : StoredViews.read(spec, RayClusterSpec.class);
     }
 
     private static RayClusterStatus readStatus(StoredObject cluster) {
