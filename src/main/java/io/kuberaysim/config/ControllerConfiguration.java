@@ -6,6 +6,7 @@ import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.LeaderElector;
 import io.kuberaysim.controller.runtime.ControllerMetrics;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.ray.KubeRayOperator;
 import io.kuberaysim.sim.SimulatedCluster;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -30,9 +31,10 @@ class ControllerConfiguration {
                 metrics.getIfAvailable(() -> ControllerMetrics.NONE));
     }
 
+    /** The cluster; its operator, nodes and controllers are installed by {@link ManagerStarter}. */
     @Bean
     SimulatedCluster simulatedCluster(ControllerManager manager, SimProperties props) {
-        return SimulatedCluster.withOperator(manager, props.simulation(), props.operator());
+        return new SimulatedCluster(manager, props.simulation(), props.operator().seed());
     }
 
     /**
@@ -48,22 +50,35 @@ class ControllerConfiguration {
 
     /** Starts the manager when the application is ready, after everything registered. */
     @Bean
-    ManagerStarter controllerManagerStarter(ControllerManager manager, LeaderElector elector, SimProperties props) {
-        return new ManagerStarter(manager, props.leaderElection().enabledFor(props) ? elector : null);
+    ManagerStarter controllerManagerStarter(ControllerManager manager, SimulatedCluster cluster,
+            LeaderElector elector, SimProperties props) {
+        return new ManagerStarter(manager, cluster, props.operator(),
+                props.leaderElection().enabledFor(props) ? elector : null);
     }
 
-    /** Starts the manager, or the election that starts it, on {@link ApplicationReadyEvent}. */
+    /**
+     * On {@link ApplicationReadyEvent}: installs the operator and the simulated cluster (its nodes registered through
+     * the API), then starts the manager, or the election that starts it. Done here rather than while the context is
+     * built, so the server answers HTTP sooner (as kube-apiserver serves {@code /version} before it is ready);
+     * {@code /readyz} fails until the manager runs.
+     */
     static final class ManagerStarter {
         private final ControllerManager manager;
+        private final SimulatedCluster cluster;
+        private final KubeRayOperator.Options operator;
         private final LeaderElector elector;
 
-        ManagerStarter(ControllerManager manager, LeaderElector elector) {
+        ManagerStarter(ControllerManager manager, SimulatedCluster cluster, KubeRayOperator.Options operator,
+                LeaderElector elector) {
             this.manager = manager;
+            this.cluster = cluster;
+            this.operator = operator;
             this.elector = elector;
         }
 
         @EventListener(ApplicationReadyEvent.class)
         public void onReady() {
+            cluster.installOperator(operator);
             if (elector != null) {
                 elector.start();
             } else {

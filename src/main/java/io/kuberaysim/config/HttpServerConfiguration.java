@@ -21,7 +21,10 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 import org.springframework.web.filter.FormContentFilter;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Wires the HTTP server's limits and the embedded Tomcat's edge: bodies over the limit refused before they are read,
@@ -52,6 +55,36 @@ class HttpServerConfiguration {
         FilterRegistrationBean<FormContentFilter> registration = new FilterRegistrationBean<>(filter);
         registration.setEnabled(false);
         return registration;
+    }
+
+    /**
+     * Spring MVC without a validator: nothing here is validated by annotations (request bodies are checked by the
+     * registry's strategies, as kube-apiserver checks them), and Spring MVC's default would start Hibernate Validator,
+     * which is on the classpath only for springdoc's annotation types, at every start (~440 classes).
+     */
+    @Bean
+    WebMvcConfigurer noAnnotationValidation() {
+        return new WebMvcConfigurer() {
+            @Override
+            public Validator getValidator() {
+                return NoValidation.INSTANCE;
+            }
+        };
+    }
+
+    /** A validator that validates nothing. */
+    enum NoValidation implements Validator {
+        INSTANCE;
+
+        @Override
+        public boolean supports(Class<?> type) {
+            return false;
+        }
+
+        @Override
+        public void validate(Object target, Errors errors) {
+            // supports nothing, so never asked
+        }
     }
 
     /** Runs after Spring Boot's own Tomcat customizer, whose HTML error report valve it replaces. */

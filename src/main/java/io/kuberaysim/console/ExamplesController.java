@@ -20,20 +20,26 @@ import java.util.Objects;
 @RestController
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class ExamplesController {
-    private final List<String> names;
-
-    ExamplesController() {
-        try {
-            Resource[] found = new PathMatchingResourcePatternResolver()
-                    .getResources("classpath:static/console/examples/*.yaml");
-            this.names = Arrays.stream(found).map(Resource::getFilename).filter(Objects::nonNull).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    /** Found on the first request, not at start: the classpath scan walks every jar on it. */
+    private volatile List<String> names;
 
     @GetMapping(path = "/console/examples/", produces = MediaType.APPLICATION_JSON_VALUE)
     List<String> names() {
-        return names;
+        List<String> found = names;
+        if (found == null) {
+            found = find();
+            names = found; // two first requests may both look: they find the same
+        }
+        return found;
+    }
+
+    private static List<String> find() {
+        try {
+            Resource[] found = new PathMatchingResourcePatternResolver()
+                    .getResources("classpath:static/console/examples/*.yaml");
+            return Arrays.stream(found).map(Resource::getFilename).filter(Objects::nonNull).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

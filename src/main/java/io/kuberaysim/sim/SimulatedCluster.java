@@ -53,11 +53,22 @@ public final class SimulatedCluster {
     public static SimulatedCluster withOperator(ControllerManager manager, SimulationSettings settings,
                                                 KubeRayOperator.Options options) {
         SimulatedCluster cluster = new SimulatedCluster(manager, settings, options.seed());
-        cluster.operator = KubeRayOperator.install(manager, cluster.rayDashboard, options);
-        SimulatedAutoscaler.register(manager);
-        cluster.rayDashboard.install(cluster.operator.rayJob());
-        cluster.start();
+        cluster.installOperator(options);
         return cluster;
+    }
+
+    /**
+     * What {@link #withOperator} does after construction: the operator, the simulated autoscaler and dashboards,
+     * then {@link #start}. The server calls it once it answers HTTP, before its manager starts (a start costs less).
+     */
+    public synchronized void installOperator(KubeRayOperator.Options options) {
+        if (operator != null) {
+            return;
+        }
+        operator = KubeRayOperator.install(manager, rayDashboard, options);
+        SimulatedAutoscaler.register(manager);
+        rayDashboard.install(operator.rayJob());
+        start();
     }
 
     /** The Ray dashboards of the cluster's Ray heads. */
@@ -65,7 +76,7 @@ public final class SimulatedCluster {
         return rayDashboard;
     }
 
-    /** The operator of {@link #withOperator}; null otherwise. */
+    /** The operator of {@link #withOperator} or {@link #installOperator}; null otherwise. */
     public KubeRayOperator operator() {
         return operator;
     }

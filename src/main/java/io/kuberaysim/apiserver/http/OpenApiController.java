@@ -33,26 +33,46 @@ import java.util.Map;
  */
 @RestController
 class OpenApiController {
-    private final Map<String, byte[]> documents = new LinkedHashMap<>();
-    private final Map<String, String> hashes = new LinkedHashMap<>();
+    /** Built on the first request, not at start: most runs never ask (kubectl does on apply and explain). */
+    private volatile Documents built;
 
-    OpenApiController() {
-        for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
-            String key = pathKey(t.group(), t.version());
-            if (!documents.containsKey(key)) {
-                byte[] doc = Json.MAPPER.writeValueAsBytes(document(t.group(), t.version()));
-                documents.put(key, doc);
-                hashes.put(key, sha512(doc));
+    /** Every group-version's document, encoded, and its hash. */
+    private record Documents(Map<String, byte[]> documents, Map<String, String> hashes) {
+        static Documents build() {
+            Map<String, byte[]> documents = new LinkedHashMap<>();
+            Map<String, String> hashes = new LinkedHashMap<>();
+            for (ResourceType t : ResourceTypes.DISCOVERABLE_TYPES) {
+                String key = pathKey(t.group(), t.version());
+                if (!documents.containsKey(key)) {
+                    byte[] doc = Json.MAPPER.writeValueAsBytes(document(t.group(), t.version()));
+                    documents.put(key, doc);
+                    hashes.put(key, sha512(doc));
+                }
+            }
+            return new Documents(documents, hashes);
+        }
+    }
+
+    private Documents documents() {
+        Documents d = built;
+        if (d == null) {
+            synchronized (this) {
+                d = built;
+                if (d == null) {
+                    d = Documents.build();
+                    built = d;
+                }
             }
         }
+        return d;
     }
 
     @GetMapping("/openapi/v3")
     ResponseEntity<byte[]> index() {
         ObjectNode body = Json.object();
         ObjectNode paths = body.putObject("paths");
-        hashes.forEach((key, hash) -> paths.putObject(key).put("serverRelativeURL", "/openapi/v3/" + key
-                + "?hash=" + hash));
+        documents().hashes().forEach((key, hash) -> paths.putObject(key).put("serverRelativeURL", "/openapi/v3/"
+                + key + "?hash=" + hash));
         return ResourceHandler.json(HttpStatus.OK, Json.MAPPER.writeValueAsBytes(body), List.of());
     }
 
@@ -67,13 +87,14 @@ class OpenApiController {
     }
 
     private ResponseEntity<byte[]> serve(String key) {
-        byte[] doc = documents.get(key);
+        Documents d = documents();
+        byte[] doc = d.documents().get(key);
         if (doc == null) {
             throw ApiException.pathNotFound();
         }
         HttpHeaders h = new HttpHeaders();
         h.setContentType(MediaType.APPLICATION_JSON);
-        h.setETag("\"" + hashes.get(key) + "\"");
+        h.setETag("\"" + d.hashes().get(key) + "\"");
         return new ResponseEntity<>(doc, h, HttpStatus.OK);
     }
 
