@@ -131,7 +131,7 @@ public final class FieldManager {
                 mineEntry = e;
                 continue;
             }
-            if (e.fields().intersection(touched).isEmpty()) {
+            if (!e.fields().intersects(touched)) {
                 next.add(e); // loses nothing: written back as it was
                 continue;
             }
@@ -144,7 +144,7 @@ public final class FieldManager {
             String time = timestamp(now);
             if (mineEntry != null && type.apiVersion().equals(mineEntry.apiVersion())
                     && changes.changed().difference(mine).isEmpty()
-                    && mine.intersection(changes.removed()).isEmpty()) {
+                    && !mine.intersects(changes.removed())) {
                 next.add(mineEntry.at(time)); // owns what it owned: only the time moves
             } else {
                 FieldSet owned = mine.union(changes.changed()).difference(changes.removed());

@@ -13,15 +13,32 @@ import java.util.TreeMap;
 /**
  * A set of field paths as structured-merge-diff keeps them, stored as a tree whose keys are FieldsV1 path elements:
  * {@code f:name} (a field), {@code k:{"name":"c"}} (an item of an associative list), {@code v:"x"} (a value of a
- * set), {@code i:0}. A node is a member of the set when it has no children or carries {@code "."}. Mutable; each
- * write builds its own sets.
+ * set), {@code i:0}. A node is a member of the set when it has no children or carries {@code "."}.
+ *
+ * <p>A set read from a stored {@code fieldsV1} tree stays backed by that tree: a level is only read when an operation
+ * walks into it, and an untouched subtree is written back as the very tree it was read from. Every write reads
+ * every managedFields entry of the object but touches few of their fields, so this spares reading and re-encoding
+ * whole entries. The set operations never change their operands, and their results share unchanged subtrees with
+ * them; only a set being built ({@link #child}, {@link #markMember}, {@link #prune}) is changed in place.
  */
 public final class FieldSet {
     private static final Comparator<String> ORDER = Comparator.comparingInt(FieldSet::rank)
             .thenComparing(Comparator.naturalOrder());
 
-    private final TreeMap<String, FieldSet> children = new TreeMap<>(ORDER);
+    /** The FieldsV1 object this set was read from (an object), or null for a set built or computed here. */
+    private final JsonNode source;
+    /** The children by path element: null while none, or while {@code source} has not been read yet. */
+    private TreeMap<String, FieldSet> children;
     private boolean member;
+
+    FieldSet() {
+        this(null, false);
+    }
+
+    private FieldSet(JsonNode source, boolean member) {
+        this.source = source;
+        this.member = member;
+    }
 
     private static int rank(String key) {
         return switch (key.charAt(0)) {
@@ -32,20 +49,39 @@ public final class FieldSet {
         };
     }
 
-    /** The node under {@code key}, created when absent. */
+    /** The node under {@code key} of a set being built, created when absent. */
     FieldSet child(String key) {
+        building();
+        if (children == null) {
+            children = new TreeMap<>(ORDER);
+        }
         return children.computeIfAbsent(key, k -> new FieldSet());
     }
 
+    /** The node under {@code key}, or null; a set read from a tree looks it up there without reading the level. */
     FieldSet get(String key) {
-        return children.get(key);
+        if (children != null || source == null) {
+            return children == null ? null : children.get(key);
+        }
+        return key.isEmpty() || key.equals(".") ? null : node(source.get(key));
     }
 
+    /** The children in FieldsV1 order (read-only). */
     Map<String, FieldSet> children() {
-        return children;
+        if (children == null && source != null) {
+            TreeMap<String, FieldSet> read = new TreeMap<>(ORDER);
+            source.properties().forEach(e -> {
+                if (!e.getKey().equals(".") && !e.getKey().isEmpty()) {
+                    read.put(e.getKey(), node(e.getValue()));
+                }
+            });
+            children = read;
+        }
+        return children == null ? Map.of() : children;
     }
 
     void markMember() {
+        building();
         member = true;
     }
 
@@ -53,51 +89,95 @@ public final class FieldSet {
         return member;
     }
 
+    private void building() {
+        if (source != null) {
+            throw new IllegalStateException("a field set read from fieldsV1 is never changed");
+        }
+    }
+
     public boolean isEmpty() {
-        return !member && children.isEmpty();
+        return !member && children().isEmpty();
     }
 
     /** Drops the nodes that hold no member (left over by a walk that found nothing below them). */
     FieldSet prune() {
-        children.values().forEach(FieldSet::prune);
-        children.values().removeIf(FieldSet::isEmpty);
+        if (source == null && children != null) {
+            children.values().forEach(FieldSet::prune);
+            children.values().removeIf(FieldSet::isEmpty);
+        }
         return this;
     }
 
     /** The paths in either set. */
     public FieldSet union(FieldSet other) {
-        FieldSet out = copy();
-        out.addAll(other);
-        return out;
-    }
-
-    private void addAll(FieldSet other) {
-        member |= other.member;
-        other.children.forEach((k, v) -> child(k).addAll(v));
-    }
-
-    /** The paths of this set that are not in {@code other}. */
-    public FieldSet difference(FieldSet other) {
+        if (other == null || other.isEmpty() || other == this) {
+            return this;
+        }
+        if (isEmpty()) {
+            return other;
+        }
         FieldSet out = new FieldSet();
-        out.member = member && (other == null || !other.member);
-        children.forEach((k, v) -> {
-            FieldSet d = v.difference(other == null ? null : other.children.get(k));
-            if (!d.isEmpty()) {
-                out.children.put(k, d);
-            }
-        });
+        out.member = member || other.member;
+        out.children = childrenCopy();
+        other.children().forEach((k, v) -> out.children.merge(k, v, FieldSet::union));
         return out;
+    }
+
+    /** The paths of this set that are not in {@code other} (this very set when none of them is). */
+    public FieldSet difference(FieldSet other) {
+        if (other == null || other.isEmpty()) {
+            return this;
+        }
+        boolean outMember = member && !other.member;
+        TreeMap<String, FieldSet> out = null;
+        // walk the keys of the set already read (a built set), looking the others up in the one read from a tree
+        boolean walkMine = source == null || other.source != null;
+        for (Map.Entry<String, FieldSet> e : (walkMine ? children() : other.children()).entrySet()) {
+            FieldSet mine = walkMine ? e.getValue() : get(e.getKey());
+            FieldSet theirs = walkMine ? other.get(e.getKey()) : e.getValue();
+            if (mine == null || theirs == null) {
+                continue;
+            }
+            FieldSet d = mine.difference(theirs);
+            if (d != mine) {
+                if (out == null) {
+                    out = childrenCopy();
+                }
+                if (d.isEmpty()) {
+                    out.remove(e.getKey());
+                } else {
+                    out.put(e.getKey(), d);
+                }
+            }
+        }
+        if (out == null && outMember == member) {
+            return this;
+        }
+        FieldSet result = new FieldSet();
+        result.member = outMember;
+        result.children = out != null ? out : childrenCopy();
+        return result;
+    }
+
+    /** A changeable copy of the children map (sharing the children themselves). */
+    private TreeMap<String, FieldSet> childrenCopy() {
+        TreeMap<String, FieldSet> copy = new TreeMap<>(ORDER);
+        copy.putAll(children());
+        return copy;
     }
 
     /** The paths in both sets. */
     public FieldSet intersection(FieldSet other) {
         FieldSet out = new FieldSet();
         out.member = member && other.member;
-        children.forEach((k, v) -> {
-            FieldSet o = other.children.get(k);
+        children().forEach((k, v) -> {
+            FieldSet o = other.get(k);
             if (o != null) {
                 FieldSet i = v.intersection(o);
                 if (!i.isEmpty()) {
+                    if (out.children == null) {
+                        out.children = new TreeMap<>(ORDER);
+                    }
                     out.children.put(k, i);
                 }
             }
@@ -105,11 +185,20 @@ public final class FieldSet {
         return out;
     }
 
-    FieldSet copy() {
-        FieldSet out = new FieldSet();
-        out.member = member;
-        children.forEach((k, v) -> out.children.put(k, v.copy()));
-        return out;
+    /** Whether the sets have a path in common ({@code !intersection(other).isEmpty()}, without building it). */
+    public boolean intersects(FieldSet other) {
+        if (member && other.member) {
+            return true;
+        }
+        boolean walkMine = source == null || other.source != null;
+        Map<String, FieldSet> walked = walkMine ? children() : other.children();
+        for (Map.Entry<String, FieldSet> e : walked.entrySet()) {
+            FieldSet o = walkMine ? other.get(e.getKey()) : get(e.getKey());
+            if (o != null && e.getValue().intersects(o)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Every member as its list of path elements, in FieldsV1 order. */
@@ -120,10 +209,10 @@ public final class FieldSet {
     }
 
     private void collect(List<String> prefix, List<List<String>> out) {
-        if (member || (children.isEmpty() && !prefix.isEmpty())) {
+        if (member || (children().isEmpty() && !prefix.isEmpty())) {
             out.add(List.copyOf(prefix));
         }
-        children.forEach((k, v) -> {
+        children().forEach((k, v) -> {
             prefix.add(k);
             v.collect(prefix, out);
             prefix.remove(prefix.size() - 1);
@@ -149,42 +238,39 @@ public final class FieldSet {
         return sb.toString();
     }
 
-    /** The FieldsV1 encoding: nested objects, {@code "."} marking a member that has children. */
+    /**
+     * The FieldsV1 encoding: nested objects, {@code "."} marking a member that has children. A subtree read from a
+     * stored tree and left as it was is that tree itself (read-only).
+     */
     public ObjectNode toFieldsV1() {
+        if (source != null) {
+            return (ObjectNode) source;
+        }
         ObjectNode out = Json.object();
-        if (member && !children.isEmpty()) {
+        if (member && children != null && !children.isEmpty()) {
             out.putObject(".");
         }
-        children.forEach((k, v) -> out.set(k, v.toFieldsV1()));
+        if (children != null) {
+            children.forEach((k, v) -> out.set(k, v.toFieldsV1()));
+        }
         return out;
     }
 
-    /** Reads a FieldsV1 tree (the root itself is never a member). */
+    /** Reads a FieldsV1 tree (the root itself is never a member); its levels are read as they are walked. */
     public static FieldSet fromFieldsV1(JsonNode fields) {
-        FieldSet root = new FieldSet();
-        if (fields != null && fields.isObject()) {
-            fields.properties().forEach(e -> {
-                if (!e.getKey().equals(".") && !e.getKey().isEmpty()) {
-                    root.children.put(e.getKey(), read(e.getValue()));
-                }
-            });
-        }
-        return root;
+        return fields != null && fields.isObject() ? new FieldSet(fields, false) : new FieldSet();
     }
 
-    private static FieldSet read(JsonNode node) {
-        FieldSet s = new FieldSet();
-        if (node == null || !node.isObject() || node.isEmpty()) {
-            s.member = true;
-            return s;
+    /** A node of a FieldsV1 tree: an empty object (or anything else) is a member leaf, {@code "."} marks members. */
+    private static FieldSet node(JsonNode node) {
+        if (node == null) {
+            return null;
         }
-        node.properties().forEach(e -> {
-            if (e.getKey().equals(".")) {
-                s.member = true;
-            } else if (!e.getKey().isEmpty()) {
-                s.children.put(e.getKey(), read(e.getValue()));
-            }
-        });
-        return s;
+        if (!node.isObject() || node.isEmpty()) {
+            FieldSet leaf = new FieldSet();
+            leaf.member = true;
+            return leaf;
+        }
+        return new FieldSet(node, node.has("."));
     }
 }

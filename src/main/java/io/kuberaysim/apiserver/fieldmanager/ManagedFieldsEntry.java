@@ -7,16 +7,18 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * One {@code metadata.managedFields} entry: a manager, its operation ({@code Apply} or {@code Update}), the API version
  * and subresource it wrote through, when, and the fields it owns ({@code fieldsV1}: their encoding as read from a
- * stored object, written back as it is while {@code fields} stay the same; null when they are new or changed).
+ * stored object, written back as it is while {@code fields} stay the same; null when they are new or changed) and,
+ * for an entry read from a stored object and written back unchanged, that entry's own tree ({@code stored}; null
+ * otherwise), which is then stored again as it is.
  */
 record ManagedFieldsEntry(String manager, String operation, String apiVersion, String time, String subresource,
-                          FieldSet fields, JsonNode fieldsV1) {
+                          FieldSet fields, JsonNode fieldsV1, JsonNode stored) {
     static final String APPLY = "Apply";
     static final String UPDATE = "Update";
 
     ManagedFieldsEntry(String manager, String operation, String apiVersion, String time, String subresource,
                        FieldSet fields) {
-        this(manager, operation, apiVersion, time, subresource, fields, null);
+        this(manager, operation, apiVersion, time, subresource, fields, null, null);
     }
 
     boolean sameManager(String otherManager, String otherOperation, String otherSubresource) {
@@ -30,7 +32,7 @@ record ManagedFieldsEntry(String manager, String operation, String apiVersion, S
 
     /** The same entry, owning the same fields, written at {@code newTime}. */
     ManagedFieldsEntry at(String newTime) {
-        return new ManagedFieldsEntry(manager, operation, apiVersion, newTime, subresource, fields, fieldsV1);
+        return new ManagedFieldsEntry(manager, operation, apiVersion, newTime, subresource, fields, fieldsV1, null);
     }
 
     static ManagedFieldsEntry read(JsonNode e) {
@@ -38,10 +40,13 @@ record ManagedFieldsEntry(String manager, String operation, String apiVersion, S
         return new ManagedFieldsEntry(Json.text(e, "manager") == null ? "" : Json.text(e, "manager"),
                 Json.text(e, "operation") == null ? UPDATE : Json.text(e, "operation"), Json.text(e, "apiVersion"),
                 Json.text(e, "time"), sub == null || sub.isEmpty() ? null : sub, FieldSet.fromFieldsV1(e.get("fieldsV1")),
-                e.get("fieldsV1"));
+                e.get("fieldsV1"), e);
     }
 
-    ObjectNode toJson() {
+    JsonNode toJson() {
+        if (stored != null) {
+            return stored;
+        }
         ObjectNode e = Json.object();
         e.put("manager", manager).put("operation", operation);
         if (apiVersion != null) {

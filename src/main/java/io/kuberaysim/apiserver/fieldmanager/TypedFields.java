@@ -81,6 +81,14 @@ final class TypedFields {
         if (!item.isObject()) {
             return null;
         }
+        if (type.keys().size() == 1) { // most lists (containers, env, conditions): written out directly
+            String k = type.keys().get(0);
+            JsonNode v = item.get(k);
+            if (v == null && k.equals("protocol")) {
+                return "k:{\"protocol\":\"TCP\"}";
+            }
+            return v == null || v.isNull() ? null : "k:{\"" + k + "\":" + v + "}";
+        }
         Map<String, JsonNode> sorted = new TreeMap<>();
         for (String k : type.keys()) {
             JsonNode v = item.get(k);

@@ -99,7 +99,7 @@ public final class GenericRegistry {
         ResourceStrategy strategy = strategy(type);
         ObjectNode obj = body.deepCopy();
         checkTypeMeta(type, obj);
-        decode(strategy, obj);
+        decode(strategy, obj, null);
         ObjectNode meta = Json.child(obj, "metadata");
         String ns = resolveNamespace(type, namespace, meta);
         List<String> warnings = new ArrayList<>();
@@ -169,8 +169,8 @@ public final class GenericRegistry {
      * "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field
      * PodSpec.spec.terminationGracePeriodSeconds of type int64}. Custom resources have only their metadata typed.
      */
-    private static void decode(ResourceStrategy strategy, ObjectNode obj) {
-        mismatch(strategy, obj).ifPresent(m -> {
+    private static void decode(ResourceStrategy strategy, ObjectNode obj, ObjectNode stored) {
+        mismatch(strategy, obj, stored).ifPresent(m -> {
             ResourceType type = strategy.type();
             throw ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
                     + type.kind() + ": " + m.goMessage());
@@ -178,25 +178,37 @@ public final class GenericRegistry {
     }
 
     /** The same decoding after a patch: kube-apiserver answers 422 with the patched object as the value. */
-    private static void decodePatched(ResourceStrategy strategy, ObjectNode patched) {
-        mismatch(strategy, patched).ifPresent(m -> {
+    private static void decodePatched(ResourceStrategy strategy, ObjectNode patched, ObjectNode stored) {
+        mismatch(strategy, patched, stored).ifPresent(m -> {
             throw ApiException.invalid("", "", "", "",
                     List.of(StatusCause.invalid("patch", patched.toString(), m.goMessage())));
         });
     }
 
-    private static Optional<TypedDecoding.Mismatch> mismatch(ResourceStrategy strategy, ObjectNode obj) {
+    /**
+     * Why {@code obj} does not decode, if it does not. {@code stored} is the version it is written over (null for a
+     * create): every stored version decoded when it was written, so only what differs from it is decoded again.
+     */
+    private static Optional<TypedDecoding.Mismatch> mismatch(ResourceStrategy strategy, ObjectNode obj,
+                                                             ObjectNode stored) {
         Class<?> model = strategy.model();
         if (model != null) {
-            return TypedDecoding.check(obj, model);
+            return TypedDecoding.check(obj, stored, model);
         }
         JsonNode meta = obj.get("metadata");
         if (meta == null) {
             return Optional.empty();
         }
-        ObjectNode metadataOnly = Json.object();
-        metadataOnly.set("metadata", meta);
-        return TypedDecoding.check(metadataOnly, GenericKubernetesResource.class);
+        return TypedDecoding.check(metadataOnly(meta), stored == null ? null : metadataOnly(stored.get("metadata")),
+                GenericKubernetesResource.class);
+    }
+
+    private static ObjectNode metadataOnly(JsonNode meta) {
+        ObjectNode out = Json.object();
+        if (meta != null) {
+            out.set("metadata", meta);
+        }
+        return out;
     }
 
     private static String nameForErrors(JsonNode meta) {
@@ -296,7 +308,8 @@ public final class GenericRegistry {
         ResourceStrategy strategy = strategy(type);
         ObjectNode input = body.deepCopy();
         checkTypeMeta(type, input);
-        decode(strategy, input);
+        StoredObject stored = store.get(type, type.namespaced() ? namespace : null, name);
+        decode(strategy, input, stored == null ? null : stored.object());
         ObjectNode meta = Json.child(input, "metadata");
         String bodyName = Json.text(meta, "name");
         if (bodyName != null && !bodyName.equals(name)) {
@@ -352,13 +365,13 @@ public final class GenericRegistry {
                 managed[0] = applied.managedFields();
                 ObjectNode merged = applied.object();
                 checkPatchedTypeMeta(type, merged);
-                decodePatched(strategy, merged);
+                decodePatched(strategy, merged, current.object());
                 return updates.fromPatched(strategy, current, merged, options, warnings);
             }, updates, warnings, (current, next) -> managed[0]);
         }
         return write(type, namespace, name, options, current -> {
             ObjectNode patched = applyPatch(type, current.copy(), patchType, patch, mergeKeys);
-            decodePatched(strategy, patched);
+            decodePatched(strategy, patched, current.object());
             checkPatchedIdentity(type, namespace, name, patched);
             return updates.fromPatched(strategy, current, patched, options, warnings);
         }, updates, warnings, updateEntries(type, options, status));

@@ -15,6 +15,7 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import java.lang.reflect.Field;
 import java.math.BigDecimal;
@@ -73,6 +74,8 @@ public final class TypedDecoding {
             "PodStatus.phase", "v1.PodPhase",
             "ServiceSpec.type", "v1.ServiceType");
     private static final Map<Class<?>, Map<String, Field>> FIELDS = new ConcurrentHashMap<>();
+    /** Top-level fields whose own fields are decoded independently of one another (Go structs). */
+    private static final java.util.Set<String> SECTIONS = java.util.Set.of("metadata", "spec", "status");
 
     private TypedDecoding() {
     }
@@ -85,6 +88,49 @@ public final class TypedDecoding {
         } catch (JacksonException e) {
             return Optional.of(describe(tree, model, e));
         }
+    }
+
+    /**
+     * Whether {@code tree} decodes into {@code model}, given {@code decoded}: the stored version it was written over,
+     * which decoded when it was written (null when there is none). Only what differs from it is decoded: its top-level
+     * fields and, within {@code metadata}, {@code spec} and {@code status} (structs whose fields decode one by one),
+     * their fields; a write usually changes few of them. When that part does not decode, the whole tree is decoded
+     * again, so the mismatch is the one {@link #check(JsonNode, Class)} finds.
+     */
+    public static Optional<Mismatch> check(JsonNode tree, JsonNode decoded, Class<?> model) {
+        if (decoded == null || !tree.isObject() || !decoded.isObject()) {
+            return check(tree, model);
+        }
+        ObjectNode changed = changedFields(tree, decoded, true);
+        if (changed.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            STRICT.treeToValue(changed, model);
+            return Optional.empty();
+        } catch (JacksonException e) {
+            return check(tree, model);
+        }
+    }
+
+    private static ObjectNode changedFields(JsonNode tree, JsonNode decoded, boolean top) {
+        ObjectNode out = STRICT.createObjectNode();
+        for (Map.Entry<String, JsonNode> e : tree.properties()) {
+            JsonNode now = e.getValue();
+            JsonNode was = decoded.get(e.getKey());
+            if (was == now || now.equals(was)) {
+                continue;
+            }
+            if (top && SECTIONS.contains(e.getKey()) && now.isObject() && was != null && was.isObject()) {
+                ObjectNode inner = changedFields(now, was, false);
+                if (!inner.isEmpty()) {
+                    out.set(e.getKey(), inner);
+                }
+            } else {
+                out.set(e.getKey(), now);
+            }
+        }
+        return out;
     }
 
     private static Mismatch describe(JsonNode tree, Class<?> model, JacksonException e) {

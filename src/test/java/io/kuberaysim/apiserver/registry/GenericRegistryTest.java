@@ -333,6 +333,39 @@ class GenericRegistryTest {
     }
 
     @Test
+    @DisplayName("a write over a stored object is decoded as strictly as a create, whatever part of it changed")
+    void writesOverStoredObjectsAreDecodedStrictly() {
+        registry.create(PODS, "default", pod("p"), WriteOptions.DEFAULT);
+        ApiException patched = api(() -> registry.patch(PODS, "default", "p", PatchType.MERGE,
+                Json.MAPPER.readTree("{\"spec\":{\"terminationGracePeriodSeconds\":\"30\"}}"), false,
+                WriteOptions.DEFAULT));
+        assertThat(patched.code()).isEqualTo(422);
+        assertThat(patched.getMessage()).contains("json: cannot unmarshal string into Go struct field "
+                + "PodSpec.spec.terminationGracePeriodSeconds of type int64");
+
+        ApiException nested = api(() -> registry.patch(PODS, "default", "p", PatchType.STRATEGIC,
+                Json.MAPPER.readTree("{\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+                        + "{\"limits\":{\"cpu\":\"lots\"}}}]}}"), false, WriteOptions.DEFAULT));
+        assertThat(nested.code()).isEqualTo(422);
+        assertThat(nested.getMessage()).contains("quantities must match the regular expression");
+
+        ObjectNode status = registry.store().get(PODS, "default", "p").copy();
+        ((ObjectNode) status.get("status")).put("startTime", 5);
+        ApiException put = api(() -> registry.update(PODS, "default", "p", status, true, WriteOptions.DEFAULT));
+        assertThat(put.code()).isEqualTo(400);
+        assertThat(put.getMessage()).isEqualTo("Pod in version \"v1\" cannot be handled as a Pod: json: cannot "
+                + "unmarshal number into Go struct field PodStatus.status.startTime of type string");
+
+        ObjectNode labels = registry.store().get(PODS, "default", "p").copy();
+        ((ObjectNode) labels.at("/metadata/labels")).put("tier", 1);
+        assertThat(api(() -> registry.update(PODS, "default", "p", labels, false, WriteOptions.DEFAULT)).getMessage())
+                .endsWith("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type "
+                        + "string");
+        assertThat(registry.store().get(PODS, "default", "p").object().at("/status/startTime").isMissingNode())
+                .isTrue();
+    }
+
+    @Test
     void podSpecIsImmutableButForImages() {
         registry.create(PODS, "default", pod("p"), WriteOptions.DEFAULT);
         registry.patch(PODS, "default", "p", PatchType.STRATEGIC, Json.MAPPER.readTree(
