@@ -17,7 +17,9 @@ public final class MergePatch {
     }
 
     /**
-     * Applies {@code patch} to {@code target} and returns a new tree; neither input is modified.
+     * Applies {@code patch} to {@code target} and returns a new tree; neither input is modified. Only the objects on
+     * the patch's paths are new: every part of {@code target} the patch does not reach is shared with the result
+     * (a stored, read-only target stays read-only there; copy a target first to change the result freely).
      *
      * @param target the current object; {@code null}, missing or non-object targets are treated as {@code {}}
      * @param patch  the merge patch; must be a JSON object because the target is always a Kubernetes object
@@ -35,14 +37,16 @@ public final class MergePatch {
         if (!patch.isObject()) {
             return patch.deepCopy();
         }
-        ObjectNode result = target != null && target.isObject()
-                ? ((ObjectNode) target).deepCopy()
-                : JsonNodeFactory.instance.objectNode();
+        ObjectNode result = JsonNodeFactory.instance.objectNode();
+        if (target != null && target.isObject()) {
+            for (Map.Entry<String, JsonNode> e : target.properties()) {
+                result.set(e.getKey(), e.getValue());
+            }
+        }
         for (Map.Entry<String, JsonNode> e : patch.properties()) {
             if (e.getValue().isNull()) {
                 result.remove(e.getKey());
             } else {
-                // Recursing on the (already copied) child is fine: merge never mutates its target argument.
                 result.set(e.getKey(), merge(result.get(e.getKey()), e.getValue()));
             }
         }

@@ -370,7 +370,11 @@ public final class GenericRegistry {
             }, updates, warnings, (current, next) -> managed[0]);
         }
         return write(type, namespace, name, options, current -> {
-            ObjectNode patched = applyPatch(type, current.copy(), patchType, patch, mergeKeys);
+            // a merge patch shares what it does not reach with its target; a /status write only reads the patched
+            // tree (its status is copied), so the stored tree will do; other writes change it and need a copy
+            boolean readOnly = status && (patchType == PatchType.MERGE || patchType == PatchType.APPLY);
+            ObjectNode patched = applyPatch(type, readOnly ? current.object() : current.copy(), patchType, patch,
+                    mergeKeys);
             decodePatched(strategy, patched, current.object());
             checkPatchedIdentity(type, namespace, name, patched);
             return updates.fromPatched(strategy, current, patched, options, warnings);

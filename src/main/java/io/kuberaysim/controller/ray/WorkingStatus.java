@@ -1,5 +1,6 @@
 package io.kuberaysim.controller.ray;
 
+import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
@@ -33,8 +34,15 @@ public interface WorkingStatus<S> {
         if (!next.inconsistentWith(old)) {
             return current;
         }
-        ObjectNode copy = current.copy();
-        copy.set("status", KubeClient.tree(next.toStatus(now)));
-        return client.updateStatus(type, copy);
+        // a status write takes only status and the resourceVersion precondition from the body: no copy of the rest
+        ObjectNode body = Json.object();
+        body.put("apiVersion", current.apiVersion()).put("kind", current.kind());
+        ObjectNode meta = body.putObject("metadata").put("name", current.name());
+        if (!current.namespace().isEmpty()) {
+            meta.put("namespace", current.namespace());
+        }
+        meta.put("resourceVersion", Long.toString(current.resourceVersion()));
+        body.set("status", KubeClient.tree(next.toStatus(now)));
+        return client.updateStatus(type, body);
     }
 }

@@ -51,6 +51,16 @@ class MergePatchTest {
     }
 
     @Test
+    void partsThePatchDoesNotReachAreSharedWithTheTarget() {
+        JsonNode target = json("{'metadata':{'name':'a'},'spec':{'x':{'y':1}},'status':{'phase':'P','n':1}}");
+        JsonNode result = MergePatch.apply(target, json("{'status':{'phase':'R'}}"));
+        assertThat(result.get("spec")).isSameAs(target.get("spec"));
+        assertThat(result.get("metadata")).isSameAs(target.get("metadata"));
+        assertThat(result.get("status")).isNotSameAs(target.get("status")).isEqualTo(json("{'phase':'R','n':1}"));
+        assertThat(target.get("status")).isEqualTo(json("{'phase':'P','n':1}"));
+    }
+
+    @Test
     void nullTargetIsEmptyObject() {
         assertThat(MergePatch.apply(null, json("{'a':1}"))).isEqualTo(json("{'a':1}"));
     }
