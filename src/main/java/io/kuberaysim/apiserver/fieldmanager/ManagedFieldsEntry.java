@@ -56,7 +56,8 @@ record ManagedFieldsEntry(String manager, String operation, String apiVersion, S
             e.put("time", time);
         }
         e.put("fieldsType", "FieldsV1");
-        e.set("fieldsV1", fieldsV1 != null ? fieldsV1 : FieldsV1Trees.intern(fields.toFieldsV1()));
+        // shared with every equal tree when stored: the store keeps one instance of equal subtrees
+        e.set("fieldsV1", fieldsV1 != null ? fieldsV1 : fields.toFieldsV1());
         if (subresource != null) {
             e.put("subresource", subresource);
         }
