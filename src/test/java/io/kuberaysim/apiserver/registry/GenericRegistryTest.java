@@ -374,6 +374,19 @@ class GenericRegistryTest {
                 Json.MAPPER.readTree("{\"spec\":{\"restartPolicy\":\"Never\"}}"), false, WriteOptions.DEFAULT));
         assertThat(e.code()).isEqualTo(422);
         assertThat(e.getMessage()).startsWith("Pod \"p\" is invalid: spec: Forbidden: pod updates may not change");
+
+        registry.patch(PODS, "default", "p", PatchType.MERGE, Json.MAPPER.readTree(
+                "{\"spec\":{\"nodeName\":\"n1\",\"activeDeadlineSeconds\":60}}"), false, WriteOptions.DEFAULT);
+        registry.patch(PODS, "default", "p", PatchType.STRATEGIC, Json.MAPPER.readTree(
+                "{\"spec\":{\"containers\":[{\"name\":\"c\",\"imagePullPolicy\":\"Always\"}]}}"), false,
+                WriteOptions.DEFAULT);
+        for (String forbidden : List.of("{\"spec\":{\"nodeName\":\"n2\"}}",
+                "{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox:3\",\"workingDir\":\"/x\"}]}}")) {
+            assertThat(api(() -> registry.patch(PODS, "default", "p", PatchType.STRATEGIC,
+                    Json.MAPPER.readTree(forbidden), false, WriteOptions.DEFAULT)).code()).as(forbidden).isEqualTo(422);
+        }
+        assertThat(registry.store().get(PODS, "default", "p").object().at("/spec/containers/0/image").asString())
+                .isEqualTo("busybox:2");
     }
 
     @Test

@@ -14,9 +14,11 @@ import tools.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -111,22 +113,7 @@ public final class PodStrategy implements ResourceStrategy {
         if (!causes.isEmpty()) {
             return causes;
         }
-        ObjectNode newSpec = ((ObjectNode) object.get("spec")).deepCopy();
-        ObjectNode oldSpec = ((ObjectNode) old.get("spec")).deepCopy();
-        // binding (empty → node) is how the scheduler places a Pod; images and deadlines may change
-        if (Json.text(oldSpec, "nodeName") == null) {
-            oldSpec.remove("nodeName");
-            newSpec.remove("nodeName");
-        }
-        for (String f : List.of("activeDeadlineSeconds", "tolerations", "terminationGracePeriodSeconds")) {
-            oldSpec.remove(f);
-            newSpec.remove(f);
-        }
-        for (String list : List.of("containers", "initContainers")) {
-            stripImages(oldSpec.get(list));
-            stripImages(newSpec.get(list));
-        }
-        if (!Objects.equals(oldSpec, newSpec)) {
+        if (!sameButMutableFields(old.get("spec"), object.get("spec"))) {
             causes.add(StatusCause.forbidden("spec", "pod updates may not change fields other than "
                     + "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
                     + "`spec.tolerations` (only additions to existing tolerations),"
@@ -135,15 +122,66 @@ public final class PodStrategy implements ResourceStrategy {
         return causes;
     }
 
-    private static void stripImages(JsonNode containers) {
-        if (containers != null && containers.isArray()) {
-            containers.forEach(c -> {
-                if (c instanceof ObjectNode o) {
-                    o.remove("image");
-                    o.remove("imagePullPolicy");
-                }
-            });
+    /** Fields of a Pod spec an update may change; nodeName too while the Pod is unbound (binding). */
+    private static final List<String> MUTABLE = List.of("activeDeadlineSeconds", "tolerations",
+            "terminationGracePeriodSeconds");
+    private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers");
+    /** Fields of a container an update may change. */
+    private static final List<String> MUTABLE_IN_CONTAINER = List.of("image", "imagePullPolicy");
+
+    /**
+     * Whether two specs are equal but for the fields an update may change: compared in place, where a copy of each
+     * without those fields used to be compared.
+     */
+    private static boolean sameButMutableFields(JsonNode oldSpec, JsonNode newSpec) {
+        if (oldSpec == newSpec || oldSpec == null || newSpec == null) {
+            return Objects.equals(oldSpec, newSpec);
         }
+        boolean unbound = Json.text(oldSpec, "nodeName") == null;
+        Set<String> fields = new LinkedHashSet<>();
+        oldSpec.propertyNames().forEach(fields::add);
+        newSpec.propertyNames().forEach(fields::add);
+        for (String f : fields) {
+            if (MUTABLE.contains(f) || unbound && f.equals("nodeName")) {
+                continue;
+            }
+            JsonNode a = oldSpec.get(f);
+            JsonNode b = newSpec.get(f);
+            if (CONTAINER_LISTS.contains(f) ? !sameButImages(a, b) : !Objects.equals(a, b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameButImages(JsonNode a, JsonNode b) {
+        if (a == null || b == null || !a.isArray() || !b.isArray()) {
+            return Objects.equals(a, b);
+        }
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!sameBut(a.get(i), b.get(i), MUTABLE_IN_CONTAINER)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameBut(JsonNode a, JsonNode b, List<String> ignored) {
+        if (!a.isObject() || !b.isObject()) {
+            return a.equals(b);
+        }
+        Set<String> fields = new LinkedHashSet<>();
+        a.propertyNames().forEach(fields::add);
+        b.propertyNames().forEach(fields::add);
+        for (String f : fields) {
+            if (!ignored.contains(f) && !Objects.equals(a.get(f), b.get(f))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
