@@ -306,7 +306,8 @@ public final class GenericRegistry {
     public WriteResult update(ResourceType type, String namespace, String name, ObjectNode body, boolean status,
                               WriteOptions options) {
         ResourceStrategy strategy = strategy(type);
-        ObjectNode input = body.deepCopy();
+        // only the top level is changed here (type meta first); each attempt's update strategy copies what it takes
+        ObjectNode input = body.objectNode().setAll(body);
         checkTypeMeta(type, input);
         StoredObject stored = store.get(type, type.namespaced() ? namespace : null, name);
         decode(strategy, input, stored == null ? null : stored.object());
@@ -382,13 +383,14 @@ public final class GenericRegistry {
     }
 
     /**
-     * Checks a patch request and applies it to {@code current} (a tree the caller owns): for a version served
-     * from another version's storage, whose patches apply to the served form.
+     * Checks a patch request and applies it to {@code current} (left unchanged; the result is wholly new): for a
+     * version served from another version's storage, whose patches apply to the served form.
      */
     public ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchType patchType, JsonNode patch,
                                  WriteOptions options, MergeKeys mergeKeys) {
         checkPatch(patchType, patch, options, mergeKeys);
-        return applyPatch(type, current, patchType, patch, mergeKeys);
+        // the caller changes the result further: none of it may be shared with a stored tree
+        return applyPatch(type, current.deepCopy(), patchType, patch, mergeKeys);
     }
 
     private static void checkPatch(PatchType patchType, JsonNode patch, WriteOptions options, MergeKeys mergeKeys) {
