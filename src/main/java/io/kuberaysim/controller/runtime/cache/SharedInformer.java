@@ -288,14 +288,19 @@ public final class SharedInformer {
         lock.writeLock().lock();
         try {
             old = items.get(k);
-            if (old != null) {
+            // most updates (status writes above all) keep the labels and owners: the indexes stay as they are
+            boolean sameIndexKeys = old != null && event.type() != WatchEvent.Type.DELETED
+                    && old.labels().equals(obj.labels()) && sameOwners(old, obj);
+            if (old != null && !sameIndexKeys) {
                 unindex(k, old);
             }
             if (event.type() == WatchEvent.Type.DELETED) {
                 items.remove(k);
             } else {
                 items.put(k, obj);
-                index(k, obj);
+                if (!sameIndexKeys) {
+                    index(k, obj);
+                }
             }
         } finally {
             lock.writeLock().unlock();
@@ -353,6 +358,12 @@ public final class SharedInformer {
                 index.remove(indexKey);
             }
         }
+    }
+
+    private static boolean sameOwners(StoredObject a, StoredObject b) {
+        JsonNode x = a.metadata() == null ? null : a.metadata().get("ownerReferences");
+        JsonNode y = b.metadata() == null ? null : b.metadata().get("ownerReferences");
+        return x == y || x != null && x.equals(y) || ownerUids(a).equals(ownerUids(b));
     }
 
     private static Set<String> ownerUids(StoredObject o) {

@@ -133,6 +133,12 @@ class SharedInformerTest {
             client.delete(ResourceTypes.PODS, "default", "p" + i,
                     io.kuberaysim.apiserver.registry.DeleteOptions.immediate());
         }
+        for (int i = 0; i < 300; i += 5) { // same labels and owners: the indexes find the new version
+            if (i % 7 != 1) {
+                client.patchStatus(ResourceTypes.PODS, "default", "p" + i,
+                        Json.MAPPER.readTree("{\"status\":{\"message\":\"m" + i + "\"}}"));
+            }
+        }
         clock.awaitIdle();
 
         List<StoredObject> store = client.list(ResourceTypes.PODS, null, null);
