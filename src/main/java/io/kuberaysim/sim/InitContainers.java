@@ -3,6 +3,7 @@ package io.kuberaysim.sim;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.clock.Timestamps;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -123,6 +124,6 @@ final class InitContainers {
     }
 
     private static String ts(Instant t) {
-        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        return Timestamps.seconds(t);
     }
 }

@@ -10,6 +10,7 @@ import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.clock.Timestamps;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
 import io.kuberaysim.sim.chaos.ContainerCrashes;
@@ -85,7 +86,7 @@ final class Kubelet {
     }
 
     private static String ts(Instant t) {
-        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        return Timestamps.seconds(t);
     }
 
     private static Instant parse(String t) {

@@ -10,6 +10,7 @@ import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
 import io.kuberaysim.controller.runtime.cache.InformerHandler;
 import io.kuberaysim.controller.runtime.cache.SharedInformer;
+import io.kuberaysim.controller.runtime.clock.Timestamps;
 import io.kuberaysim.controller.runtime.reconcile.Request;
 import io.kuberaysim.controller.runtime.reconcile.Result;
 import tools.jackson.databind.JsonNode;
@@ -188,7 +189,7 @@ final class Scheduler {
         if (total > 0) {
             nextStartNodeIndex = (start + examined) % total;
         }
-        String now = client.registry().now().toString();
+        String now = Timestamps.seconds(client.registry().now());
         if (best == null) {
             List<String> parts = new ArrayList<>();
             reasons.forEach((reason, n) -> parts.add(n + " " + reason));

@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.patch.MergeKeys;
+import io.kuberaysim.controller.runtime.clock.Timestamps;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -224,7 +225,7 @@ public final class FieldManager {
     }
 
     private static String timestamp(Instant now) {
-        return now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        return Timestamps.seconds(now);
     }
 
     /** kube-apiserver's apply conflict: 409, the conflicts in the message and as causes. */

@@ -18,6 +18,7 @@ import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.apiserver.validation.TypedDecoding;
 import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.controller.runtime.clock.Timestamps;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -122,7 +123,7 @@ public final class GenericRegistry {
             meta.remove("namespace");
         }
         meta.put("uid", newUid());
-        meta.put("creationTimestamp", now().toString());
+        meta.put("creationTimestamp", Timestamps.seconds(clock.now()));
         meta.remove("resourceVersion");
         meta.remove("deletionTimestamp");
         meta.remove("deletionGracePeriodSeconds");
