@@ -18,6 +18,14 @@ import java.util.regex.Pattern;
  * <p>Lengths are counted in UTF-8 bytes, as Go's {@code len} does.
  */
 public final class NameValidation {
+    /**
+     * Names checked as qualified names (label and annotation keys, finalizers), with their errors: every write checks
+     * the same few keys with regular expressions. Bounded: past the limit, new names are checked each time.
+     */
+    private static final Map<String, List<String>> QUALIFIED_NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int KNOWN_LIMIT = 4096;
+    /** Longer names (invalid past 253 + 1 + 63 characters) are not kept. */
+    private static final int KNOWN_LENGTH = 317;
 
     /** Maximum length of a DNS-1123 label or DNS-1035 label. */
     public static final int DNS1123_LABEL_MAX_LENGTH = 63;
@@ -150,6 +158,17 @@ public final class NameValidation {
      * a name (≤63) of alphanumerics, '-', '_' and '.'.
      */
     public static List<String> isQualifiedName(String value) {
+        List<String> known = QUALIFIED_NAMES.get(value);
+        if (known == null) {
+            known = List.copyOf(checkQualifiedName(value));
+            if (value.length() <= KNOWN_LENGTH && QUALIFIED_NAMES.size() < KNOWN_LIMIT) {
+                QUALIFIED_NAMES.put(value, known);
+            }
+        }
+        return known;
+    }
+
+    private static List<String> checkQualifiedName(String value) {
         List<String> errs = new ArrayList<>();
         String[] parts = value.split("/", -1);
         String name;

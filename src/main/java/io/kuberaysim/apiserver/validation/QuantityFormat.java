@@ -40,6 +40,8 @@ public final class QuantityFormat {
     private static final Map<String, BigDecimal> AMOUNTS = new ConcurrentHashMap<>();
     private static final int KNOWN_LIMIT = 4096;
     private static final String WELL_FORMED = "";
+    /** Longer texts (no real quantity is this long) are not kept. */
+    private static final int KNOWN_LENGTH = 64;
 
     private QuantityFormat() {
     }
@@ -53,7 +55,7 @@ public final class QuantityFormat {
         if (known == null) {
             known = check(text);
             known = known == null ? WELL_FORMED : known;
-            if (ERRORS.size() < KNOWN_LIMIT) {
+            if (text.length() <= KNOWN_LENGTH && ERRORS.size() < KNOWN_LIMIT) {
                 ERRORS.put(text, known);
             }
         }
@@ -86,7 +88,7 @@ public final class QuantityFormat {
         BigDecimal known = text == null ? null : AMOUNTS.get(text);
         if (known == null) {
             known = Quantity.getAmountInBytes(new Quantity(text));
-            if (text != null && known != null && AMOUNTS.size() < KNOWN_LIMIT) {
+            if (text != null && known != null && text.length() <= KNOWN_LENGTH && AMOUNTS.size() < KNOWN_LIMIT) {
                 AMOUNTS.put(text, known);
             }
         }
