@@ -45,12 +45,23 @@ final class ScaleScenario {
      * {@link #heapByKind} (empty when not needed).
      */
     record Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime,
-                   long writes, double cpuSeconds, double loopCpuSeconds, Map<String, List<StoredObject>> objects) {
+                   long writes, double cpuSeconds, double loopCpuSeconds, Map<String, List<StoredObject>> objects,
+                   ClassHistogram before) {
         Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime,
                 long writes) {
-            this(clusters, seconds, stored, heapBytes, virtualTime, writes, 0, 0, new HashMap<>());
+            this(clusters, seconds, stored, heapBytes, virtualTime, writes, 0, 0, new HashMap<>(), null);
         }
     }
+
+    /**
+     * {@code scaleHistogram=true}: which classes the run's heap is made of (class histograms before the creates,
+     * at the end with the control plane running, and with only the stored objects kept), as notes.
+     */
+    private static boolean histograms() {
+        return Boolean.getBoolean("bench.scaleHistogram");
+    }
+
+    private static final int HISTOGRAM_CLASSES = 20;
 
     /** Targets by size: issue 20's for 10,000 and 100,000 clusters. */
     private static String wallTarget(int n) {
@@ -75,7 +86,12 @@ final class ScaleScenario {
             Outcome o;
             Map<String, Double> heapByKind;
             try {
-                o = once(n);
+                o = once(n, report);
+                if (o.before() != null) {
+                    report.note(String.format(Locale.ROOT, "scale: %,d RayClusters, heap held by the stored objects "
+                            + "alone (control plane closed): %s", n,
+                            ClassHistogram.take().growthSince(o.before(), HISTOGRAM_CLASSES)));
+                }
                 heapByKind = heapByKind(o.objects()); // lets the objects go
             } catch (RuntimeException e) {
                 report.note("scale: " + n + " clusters did not all become ready (" + e.getMessage()
@@ -124,7 +140,7 @@ final class ScaleScenario {
         }
     }
 
-    static Outcome once(int n) {
+    static Outcome once(int n, Report report) {
         try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(KuberaySimApplication.class)
                 .web(WebApplicationType.NONE).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
                 .properties("kuberay-sim.clock=virtual", "kuberay-sim.virtual-speed=0", "kuberay-sim.controllers=true",
@@ -138,6 +154,7 @@ final class ScaleScenario {
             ObjectStore store = ctx.getBean(ObjectStore.class);
             clock.awaitIdle();
             Instant virtualStart = clock.now();
+            ClassHistogram before = histograms() ? ClassHistogram.take() : null;
             long r0 = store.revision();
             long t0 = System.nanoTime();
             long cpu0 = processCpuNanos();
@@ -174,8 +191,12 @@ final class ScaleScenario {
                     byKind.put(t.plural(), items);
                 }
             }
+            if (before != null) {
+                report.note(String.format(Locale.ROOT, "scale: %,d RayClusters, heap held by the run (control plane "
+                        + "running): %s", n, ClassHistogram.take().growthSince(before, HISTOGRAM_CLASSES)));
+            }
             return new Outcome(n, seconds, stored, heap, virtualStart, store.revision() - r0, cpuSeconds,
-                    loopSeconds, byKind);
+                    loopSeconds, byKind, before);
         }
     }
 
