@@ -39,6 +39,13 @@ class HttpServerConfiguration {
      * a buffer this size, so no more than needed.
      */
     private static final int MAX_RESPONSE_HEADER_BYTES = 32 * 1024;
+    /**
+     * Each connection's socket send buffer. Left to the kernel's autotuning, a client that never reads lets a watch
+     * push 2-3 MiB (7,000 events of 400 bytes) into socket buffers before the server sees it stall, and every event
+     * written there costs as much as one a reading watcher gets: 300 such watchers cut the readers' fan-out rate by
+     * half. 128 KiB keeps loopback and LAN throughput.
+     */
+    private static final int SOCKET_SEND_BUFFER_BYTES = 128 * 1024;
 
     @Bean
     TomcatEdge tomcatEdge(HttpLimits limits) {
@@ -101,6 +108,7 @@ class HttpServerConfiguration {
                 if (connector.getProtocolHandler() instanceof AbstractHttp11Protocol<?> http) {
                     http.setMaxHttpResponseHeaderSize(MAX_RESPONSE_HEADER_BYTES);
                 }
+                connector.setProperty("socket.txBufSize", Integer.toString(SOCKET_SEND_BUFFER_BYTES));
             });
             factory.addContextValves(new DeclaredBodyLimitValve(limits.maxRequestBodyBytes()));
             factory.addContextValves(new ArrivedBodyValve());
