@@ -73,7 +73,8 @@ public final class RayClusterReconciler implements Reconciler {
      */
     private final Map<String, SpecMemo> specs = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record SpecMemo(JsonNode tree, RayClusterSpec spec) {
+    /** The typed spec of a stored spec tree, and the resources it asks for (status.desired*), both per spec. */
+    private record SpecMemo(JsonNode tree, RayClusterSpec spec, RayClusterStatusCalculator.DesiredResources desired) {
     }
 
     public RayClusterReconciler(ControllerManager manager, Duration steadyRequeue) {
@@ -108,7 +109,8 @@ public final class RayClusterReconciler implements Reconciler {
             return Result.done();
         }
         String key = cluster.namespace() + "/" + cluster.name();
-        RayClusterSpec spec = spec(key, cluster);
+        SpecMemo memo = spec(key, cluster);
+        RayClusterSpec spec = memo.spec();
         if (spec != null && spec.managedBy() != null && !spec.managedBy().isEmpty()
                 && !RayLabels.MANAGED_BY_KUBERAY.equals(spec.managedBy())) {
             log.info("Skipping RayCluster {} managed by {}", key, LogValues.escape(spec.managedBy()));
@@ -153,7 +155,7 @@ public final class RayClusterReconciler implements Reconciler {
         List<StoredObject> clusterPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name()));
         StoredObject headSvc = services.get(cluster.namespace(), ClusterServices.headServiceName(cluster.name(), spec));
         RayClusterWorkingStatus newStatus = new RayClusterWorkingStatus(RayClusterStatusCalculator.calculate(cluster,
-                spec, clusterPods, headSvc, failure, clock.now()));
+                spec, memo.desired(), clusterPods, headSvc, failure, clock.now()));
         boolean changed = newStatus.inconsistentWith(oldStatus);
         boolean updateFailed = false;
         if (changed) {
@@ -163,15 +165,16 @@ public final class RayClusterReconciler implements Reconciler {
                 : Result.requeueAfter(steadyRequeue);
     }
 
-    private RayClusterSpec spec(String key, StoredObject cluster) {
+    private SpecMemo spec(String key, StoredObject cluster) {
         JsonNode tree = cluster.object().get("spec");
         SpecMemo memo = specs.get(key);
         if (memo != null && memo.tree() == tree) {
-            return memo.spec();
+            return memo;
         }
         RayClusterSpec spec = RayClusterViews.spec(cluster);
-        specs.put(key, new SpecMemo(tree, spec));
-        return spec;
+        memo = new SpecMemo(tree, spec, RayClusterStatusCalculator.DesiredResources.of(spec));
+        specs.put(key, memo);
+        return memo;
     }
 
     private static boolean isTrue(RayClusterStatus status, String type) {

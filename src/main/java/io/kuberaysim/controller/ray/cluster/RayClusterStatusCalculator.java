@@ -116,6 +116,12 @@ public final class RayClusterStatusCalculator {
      */
     public static RayClusterStatus calculate(StoredObject cluster, RayClusterSpec spec, List<StoredObject> pods,
             StoredObject headService, ReconcileFailure failure, Instant now) {
+        return calculate(cluster, spec, DesiredResources.of(spec), pods, headService, failure, now);
+    }
+
+    /** The same, given the resources the spec asks for ({@link DesiredResources#of}, which depends on the spec only). */
+    public static RayClusterStatus calculate(StoredObject cluster, RayClusterSpec spec, DesiredResources res,
+            List<StoredObject> pods, StoredObject headService, ReconcileFailure failure, Instant now) {
         RayClusterStatus old = RayClusterViews.status(cluster);
         String state = old == null ? null : old.state();
         String reason = old == null ? null : old.reason();
@@ -165,7 +171,6 @@ public final class RayClusterStatusCalculator {
 
         Map<String, String> endpoints = endpoints(headService);
         HeadInfo head = headInfo(headPod, headService);
-        DesiredResources res = DesiredResources.of(spec);
         long observed = cluster.generation();
         Long generation = observed == 0 ? null : observed; // observedGeneration is omitempty in KubeRay's type
         // the worker counts are int32 with omitempty in KubeRay's type: a zero is not written
