@@ -60,7 +60,7 @@ class EtcdReplicasE2EIT {
     private ServerProcess server(String identity) {
         ServerProcess s = ServerProcess.start(identity, List.of("--kuberay-sim.clock=wall",
                 "--kuberay-sim.storage=etcd", "--kuberay-sim.etcd.endpoints=" + etcd.endpoint(),
-                "--kuberay-sim.etcd.request-timeout=2s",
+                "--kuberay-sim.etcd.request-timeout=5s",
                 "--kuberay-sim.leader-election.identity=" + identity,
                 "--kuberay-sim.leader-election.lease-duration=" + LEASE.toMillis() + "ms",
                 "--kuberay-sim.leader-election.renew-deadline=2s",
