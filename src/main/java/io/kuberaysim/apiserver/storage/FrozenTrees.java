@@ -270,30 +270,36 @@ public final class FrozenTrees {
             return kv.length == 0;
         }
 
+        /** The keys ({@code from} 0) or the values ({@code from} 1) of {@code kv}, in order. */
+        @SuppressWarnings("unchecked")
+        private <T> Iterator<T> everyOther(int from) {
+            return new Iterator<>() {
+                private int next = from;
+
+                @Override
+                public boolean hasNext() {
+                    return next < kv.length;
+                }
+
+                @Override
+                public T next() {
+                    if (next >= kv.length) {
+                        throw new NoSuchElementException();
+                    }
+                    T item = (T) kv[next];
+                    next += 2;
+                    return item;
+                }
+            };
+        }
+
         /** Not cached (as {@code AbstractMap} would, one view object per stored node): made when asked. */
         @Override
         public Collection<JsonNode> values() {
             return new AbstractCollection<>() {
                 @Override
                 public Iterator<JsonNode> iterator() {
-                    return new Iterator<>() {
-                        private int next = 1;
-
-                        @Override
-                        public boolean hasNext() {
-                            return next < kv.length;
-                        }
-
-                        @Override
-                        public JsonNode next() {
-                            if (next >= kv.length) {
-                                throw new NoSuchElementException();
-                            }
-                            JsonNode v = (JsonNode) kv[next];
-                            next += 2;
-                            return v;
-                        }
-                    };
+                    return everyOther(1);
                 }
 
                 @Override
@@ -309,24 +315,7 @@ public final class FrozenTrees {
             return new AbstractSet<>() {
                 @Override
                 public Iterator<String> iterator() {
-                    return new Iterator<>() {
-                        private int next;
-
-                        @Override
-                        public boolean hasNext() {
-                            return next < kv.length;
-                        }
-
-                        @Override
-                        public String next() {
-                            if (next >= kv.length) {
-                                throw new NoSuchElementException();
-                            }
-                            String k = (String) kv[next];
-                            next += 2;
-                            return k;
-                        }
-                    };
+                    return everyOther(0);
                 }
 
                 @Override
