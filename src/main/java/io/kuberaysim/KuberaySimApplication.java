@@ -14,7 +14,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class KuberaySimApplication {
     public static void main(String[] args) {
         if (DemoCommand.isDemo(args)) {
-            System.exit(DemoCommand.run(KuberaySimApplication.class, System.out));
+            System.exit(DemoCommand.run(System.out));
         }
         if (RunCommand.isRun(args)) {
             RunCommand.quietLogging();

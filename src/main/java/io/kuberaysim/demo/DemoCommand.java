@@ -1,19 +1,17 @@
 package io.kuberaysim.demo;
 
-import io.kuberaysim.apiserver.storage.ObjectStore;
-import io.kuberaysim.client.KubeClient;
-import io.kuberaysim.controller.runtime.clock.Clock;
+import io.kuberaysim.config.SimProperties;
 import io.kuberaysim.controller.runtime.clock.VirtualClock;
-import org.springframework.boot.Banner;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
+import io.kuberaysim.embedded.EmbeddedSimulator;
+import io.kuberaysim.scenario.RunCommand;
 
 import java.io.PrintStream;
 
 /**
  * {@code java -jar kuberay-sim.jar demo}: the whole control plane in process on the virtual clock, without
- * opening a port; prints the seed's timeline and result and returns.
+ * opening a port; prints the seed's timeline and result and returns. It runs on an {@link EmbeddedSimulator} (the
+ * application's composition without Spring), so the command costs a JVM start and the scenario, not a Spring
+ * context: the output is the same as with the server's defaults on the virtual clock.
  */
 public final class DemoCommand {
     private DemoCommand() {
@@ -23,25 +21,15 @@ public final class DemoCommand {
         return args.length > 0 && args[0].equals("demo");
     }
 
-    /**
-     * Runs the demo on the application whose Spring configuration is {@code application} and prints to {@code out};
-     * returns the process exit code.
-     */
-    public static int run(Class<?> application, PrintStream out) {
-        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(application)
-                .web(WebApplicationType.NONE)
-                .bannerMode(Banner.Mode.OFF)
-                .logStartupInfo(false)
-                // command-line form so these win over application.properties (whose clock is wall)
-                .run("--kuberay-sim.clock=virtual", "--kuberay-sim.virtual-speed=0", "--kuberay-sim.controllers=true",
-                        "--logging.level.root=WARN", "--springdoc.api-docs.enabled=false")) {
-            VirtualClock clock = (VirtualClock) ctx.getBean(Clock.class);
-            ObjectStore store = ctx.getBean(ObjectStore.class);
-            clock.awaitIdle();
-            DemoScenario scenario = new DemoScenario(ctx.getBean(KubeClient.class), clock);
+    /** Runs the demo with the application's defaults on the virtual clock, printing to {@code out}; the exit code. */
+    public static int run(PrintStream out) {
+        RunCommand.quietLogging();
+        try (EmbeddedSimulator sim = EmbeddedSimulator.start(SimProperties.defaults("virtual", null))) {
+            VirtualClock clock = sim.virtualClock();
+            DemoScenario scenario = new DemoScenario(sim.client(), clock);
             long started = System.nanoTime();
             DemoScenario.Result result;
-            Timeline timeline = new Timeline(store, clock);
+            Timeline timeline = new Timeline(sim.store(), clock);
             try (timeline) {
                 result = scenario.run();
             }

@@ -1,6 +1,5 @@
 package io.kuberaysim.demo;
 
-import io.kuberaysim.KuberaySimApplication;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -17,7 +16,7 @@ class DemoCommandIT {
     private static String runDemo() {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            assertThat(DemoCommand.run(KuberaySimApplication.class, out)).isZero();
+            assertThat(DemoCommand.run(out)).isZero();
         }
         return buf.toString(StandardCharsets.UTF_8);
     }
