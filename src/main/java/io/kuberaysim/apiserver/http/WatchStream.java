@@ -3,6 +3,7 @@ package io.kuberaysim.apiserver.http;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.registry.WatchFeed;
 import io.kuberaysim.apiserver.registry.WatchSink;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.WatchEvent;
@@ -28,17 +29,19 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * One HTTP watch: a {@link WatchSink} that queues events (the store calls it on the writing thread under its lock,
- * so it never touches the socket) and a serialized drain on a shared executor that writes the queued lines to the
- * response with non-blocking writes. A drain writes while the connection accepts data and leaves as soon as it does
- * not; the container calls back when it does again. So a client that stops reading holds no thread, and an idle
- * watcher none either.
+ * One HTTP watch: a serialized drain on a shared executor that reads the watch's {@link WatchFeed} at the client's
+ * pace and writes the lines to the response with non-blocking writes. The initial events (a list sent as ADDED) and
+ * the watch's own lines (bookmarks, errors) are queued ahead of the feed; the later changes are not handed to the
+ * watcher on the writing thread but read from the store's change log by the drain, so the writers only wake a drain
+ * that waits for changes. A drain writes while the connection accepts data and leaves as soon as it does not; the
+ * container calls back when it does again. So a client that stops reading holds no thread and costs the writers
+ * nothing, and an idle watcher neither.
  *
- * <p>Events a client has not taken wait in the watcher's buffer. A watch whose buffer stays full (full at two
- * checks in a row with nothing written in between while the connection accepts no data) is closed, as
- * kube-apiserver's watch cache closes an unresponsive watcher: the body ends and the client watches again from the
- * last resourceVersion it saw (or relists, if that has left the history). A client that reads, only too slowly, is
- * closed once {@link #HARD_LIMIT_FACTOR} buffers wait for it.
+ * <p>A watch that stays a buffer ({@code kuberay-sim.watch-buffer}) of changes behind (at two checks in a row with nothing written in between
+ * while the connection accepts no data) is closed, as kube-apiserver's watch cache closes an unresponsive watcher:
+ * the body ends and the client watches again from the last resourceVersion it saw (or relists, if that has left the
+ * history). A client that reads, only too slowly, is closed once it is {@link #HARD_LIMIT_FACTOR} buffers behind or
+ * the changes it has not read leave the change log.
  */
 final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     /** A watcher whose client keeps reading may fall this many buffers behind before it is closed anyway. */
@@ -53,11 +56,8 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     private final Function<WatchEvent, byte[]> encoder;
     private final WatchEventsListener listener;
     private final int buffer;
+    /** The initial events and the watch's own lines, written ahead of the feed. */
     private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
-    /** Queued events that arrived before the watch went live (its list or history replay); they come first. */
-    private final AtomicInteger pendingInitial = new AtomicInteger();
-    /** Queued events that arrived after: these are held against the buffer. */
-    private final AtomicInteger pendingLive = new AtomicInteger();
     private final AtomicInteger wip = new AtomicInteger();
     private final AtomicBoolean released = new AtomicBoolean();
     /**
@@ -66,7 +66,6 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
      */
     private final ReentrantLock io = new ReentrantLock();
     private final List<Runnable> onClose = new CopyOnWriteArrayList<>();
-    private volatile boolean live;
     private volatile boolean ending;
     /** Stop at once: queued events are dropped; {@link #finalLine}, if any, is the last thing written. */
     private volatile boolean terminated;
@@ -79,8 +78,9 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     private volatile long written;
     /** Touched only by the responsiveness check. */
     private long writtenAtLastCheck = -1;
-    private volatile long lastResourceVersion;
-    private volatile ObjectStore.Subscription subscription;
+    /** Where the watch starts, until its feed is attached (a bookmark's resourceVersion). */
+    private volatile long startResourceVersion;
+    private volatile WatchFeed feed;
     private volatile AsyncContext async;
     private volatile ServletOutputStream out;
     /** False where the container cannot write without blocking (then every write may block its writer). */
@@ -91,7 +91,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     /**
      * @param encoder  turns an event into its wire line; the default shares {@link WatchEvent#line} between watchers
      * @param listener told about each object event written
-     * @param buffer   events that may wait for a client that reads nothing before the watch is closed
+     * @param buffer   changes a client that reads nothing may fall behind before the watch is closed
      */
     WatchStream(ResourceType type, Executor executor, Function<WatchEvent, byte[]> encoder,
                 WatchEventsListener listener, int buffer) {
@@ -106,10 +106,13 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         return event.line(event.type());
     }
 
-    void attach(ObjectStore.Subscription s) {
-        this.subscription = s;
+    /** The watch's later changes; read from here on (after the queued initial events). */
+    void attach(WatchFeed f) {
+        this.feed = f;
         if (released.get()) {
-            s.close();
+            f.close();
+        } else {
+            kick();
         }
     }
 
@@ -119,12 +122,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     }
 
     void startFrom(long resourceVersion) {
-        lastResourceVersion = resourceVersion;
-    }
-
-    /** From now on queued events count against the buffer: the initial ones (list or history replay) are queued. */
-    void goLive() {
-        live = true;
+        startResourceVersion = resourceVersion;
     }
 
     /**
@@ -156,37 +154,22 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         kick();
     }
 
+    /** An initial event (the list a watch starts with), queued ahead of the feed. */
     @Override
     public void onEvent(WatchEvent event) {
         if (released.get() || ending || terminated) {
             return;
         }
-        if (event.resourceVersion() > lastResourceVersion) {
-            lastResourceVersion = event.resourceVersion();
-        }
-        if (!live) {
-            pendingInitial.incrementAndGet();
-            queue.add(event);
-            kickUnlessStalled();
-            return;
-        }
-        int pending = pendingLive.incrementAndGet();
         queue.add(event);
-        if (pending > HARD_LIMIT_FACTOR * buffer) {
-            CLOSED_SLOW.log("slow watcher", "closed a watch of {}: {} events waited for a client that reads too "
-                    + "slowly (kuberay-sim.watch-buffer={})", type.groupResource(), pending, buffer);
-            terminate(null);
-            return;
-        }
-        kickUnlessStalled();
+        kick();
     }
 
     /**
-     * A watcher whose connection accepts no data is drained again when the container says it does
-     * ({@link #onWritePossible}): waking it for every event would cost a drain per event per stuck watcher. Read
-     * after the event is queued; the drain clears the flag before it takes events, so none is left behind.
+     * A change arrived after the drain found none (on the writing thread). A watcher whose connection accepts no
+     * data is drained again when the container says it does ({@link #onWritePossible}); the drain clears the flag
+     * before it reads, so no change is left behind.
      */
-    private void kickUnlessStalled() {
+    void wake() {
         if (!stalled) {
             kick();
         }
@@ -194,29 +177,39 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
 
     @Override
     public void onInitialEventsEnd(long resourceVersion) {
-        if (resourceVersion > lastResourceVersion) {
-            lastResourceVersion = resourceVersion;
-        }
         enqueueRaw(bookmark(resourceVersion, true));
     }
 
-    /** Queues a BOOKMARK at the newest resourceVersion this watcher has been sent (never ahead of its events). */
+    /**
+     * Queues a BOOKMARK at the revision up to which the feed has been read: every change up to it has been taken,
+     * so the bookmark never runs ahead of this watcher's events.
+     */
     void bookmark() {
-        enqueueRaw(bookmark(lastResourceVersion, false));
+        WatchFeed f = feed;
+        enqueueRaw(bookmark(f == null ? startResourceVersion : f.resourceVersion(), false));
     }
 
     /**
-     * Closes the watch if its buffer stayed full since the last call: nothing written in between and the connection
-     * accepting no data. Called periodically, from one thread.
+     * Closes the watch if it stayed a buffer behind since the last call with nothing written in between and the
+     * connection accepting no data, or if it is {@link #HARD_LIMIT_FACTOR} buffers behind. Called periodically, from
+     * one thread.
      */
     void closeIfUnresponsive() {
+        WatchFeed f = feed;
+        if (f == null || released.get()) {
+            return;
+        }
         long now = written;
         boolean noProgress = now == writtenAtLastCheck;
         writtenAtLastCheck = now;
-        int pending = pendingLive.get();
-        if (noProgress && stalled && pending >= buffer && !released.get()) {
-            CLOSED_SLOW.log("unresponsive watcher", "closed a watch of {}: its buffer of {} events stayed full, the "
-                    + "client reads nothing (kuberay-sim.watch-buffer)", type.groupResource(), buffer);
+        long behind = f.behind();
+        if (behind > (long) HARD_LIMIT_FACTOR * buffer) {
+            CLOSED_SLOW.log("slow watcher", "closed a watch of {}: it fell {} changes behind, its client reads too "
+                    + "slowly (kuberay-sim.watch-buffer={})", type.groupResource(), behind, buffer);
+            terminate(null);
+        } else if (noProgress && stalled && behind >= buffer) {
+            CLOSED_SLOW.log("unresponsive watcher", "closed a watch of {}: it stayed {} changes behind, the client "
+                    + "reads nothing (kuberay-sim.watch-buffer)", type.groupResource(), buffer);
             terminate(null);
         }
     }
@@ -325,6 +318,9 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
             if (lines == null) {
                 break;
             }
+            if (terminated) {
+                return; // fell out of the change log while reading: dropped like the rest; the next pass ends it
+            }
             out.write(lines);
             flushed = false;
         }
@@ -342,29 +338,29 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     }
 
     /**
-     * Takes queued lines up to {@link #BATCH_BYTES} (or one longer line) as one array, or null if none are queued:
-     * the container checks readiness and registers for write on every write, so one write per batch rather than
-     * per line; events taken are counted here.
+     * Takes lines up to {@link #BATCH_BYTES} (or one longer line) as one array, the queued ones first, then the
+     * feed's (unless the stream is ending), or null if there are none: the container checks readiness and registers
+     * for write on every write, so one write per batch rather than per line; events taken are counted here.
      */
     private byte[] nextBatch() {
         byte[] first = null;
         java.util.ArrayList<byte[]> more = null;
         int length = 0;
         int events = 0;
-        Object item;
-        while (length < BATCH_BYTES && (item = queue.poll()) != null) {
+        while (length < BATCH_BYTES) {
+            Object item = queue.poll();
+            if (item == null) {
+                item = nextChange();
+                if (item == null) {
+                    break;
+                }
+            }
             byte[] line;
             if (item instanceof byte[] raw) {
                 line = raw;
             } else {
                 line = encoder.apply((WatchEvent) item);
                 events++;
-                // the initial events are ahead of every live one in the queue
-                if (pendingInitial.get() > 0) {
-                    pendingInitial.decrementAndGet();
-                } else {
-                    pendingLive.decrementAndGet();
-                }
             }
             if (first == null) {
                 first = line;
@@ -390,6 +386,22 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
             at += line.length;
         }
         return batch;
+    }
+
+    /** The feed's next change, or null if there is none yet, the stream ends, or the watcher fell out of the log. */
+    private WatchEvent nextChange() {
+        WatchFeed f = feed;
+        if (f == null || ending || terminated) {
+            return null;
+        }
+        try {
+            return f.next();
+        } catch (ObjectStore.TooOldResourceVersionException e) {
+            CLOSED_SLOW.log("fell out of the change log", "closed a watch of {}: changes its client had not read "
+                    + "left the change log (kuberay-sim.watch-history), it reads too slowly", type.groupResource());
+            terminate(null);
+            return null;
+        }
     }
 
     /** True if a write now does not block; if not, the container calls {@link #onWritePossible} when it would not. */
@@ -456,9 +468,9 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         if (!released.compareAndSet(false, true)) {
             return;
         }
-        ObjectStore.Subscription s = subscription;
-        if (s != null) {
-            s.close();
+        WatchFeed f = feed;
+        if (f != null) {
+            f.close();
         }
         for (Runnable r : onClose) {
             r.run();

@@ -4,7 +4,6 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ListOptions;
-import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.WatchEvent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
@@ -89,15 +88,13 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
         stream.onClose(() -> active.remove(stream));
         try {
             try {
-                ObjectStore.Subscription s = registry.reader().watch(type, namespace, options, stream);
-                stream.attach(s);
+                stream.attach(registry.reader().follow(type, namespace, options, stream, stream::wake));
             } catch (ApiException e) {
                 if (e.code() != 410) {
                     throw e;
                 }
                 stream.fail(e);
             }
-            stream.goLive();
             if (!running || options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
                 // negative: end right after the initial events (the answer to a WebSocket upgrade attempt)
                 stream.end();

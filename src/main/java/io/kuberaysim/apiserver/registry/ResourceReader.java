@@ -8,6 +8,7 @@ import io.kuberaysim.apiserver.selection.LabelSelector;
 import io.kuberaysim.apiserver.selection.SelectorParseException;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.storage.WatchCursor;
 import io.kuberaysim.apiserver.storage.WatchEvent;
 import io.kuberaysim.controller.runtime.clock.Cancellable;
 import io.kuberaysim.controller.runtime.clock.Clock;
@@ -235,6 +236,47 @@ public final class ResourceReader {
      */
     public ObjectStore.Subscription watch(ResourceType type, String namespace, ListOptions options, WatchSink sink) {
         Filter filter = filter(type, namespace, options);
+        long from = sendInitialEvents(type, filter, options, sink);
+        ObjectStore.Subscription subscription;
+        try {
+            subscription = store.watch(type, from, event -> translate(event, filter, sink));
+        } catch (ObjectStore.TooOldResourceVersionException e) {
+            throw ApiException.expired(e.getMessage());
+        }
+        CompletableFuture<Void> fresh = awaitIfAhead(from, sink);
+        if (fresh == null) {
+            return subscription;
+        }
+        return () -> {
+            fresh.cancel(false);
+            subscription.close();
+        };
+    }
+
+    /**
+     * Starts a watch like {@link #watch} whose later changes the watcher reads from the returned feed at its own
+     * pace instead of having them handed to {@code sink} on the writing thread (an HTTP watch: a client that stops
+     * reading then costs the writers nothing). The initial events, the initial-events-end bookmark and a failure
+     * still go to {@code sink}; {@code wake} runs (on the writing thread, it must not block) when a change arrives
+     * after the feed had none.
+     */
+    public WatchFeed follow(ResourceType type, String namespace, ListOptions options, WatchSink sink, Runnable wake) {
+        Filter filter = filter(type, namespace, options);
+        long from = sendInitialEvents(type, filter, options, sink);
+        WatchCursor cursor;
+        try {
+            cursor = store.follow(type, from, wake);
+        } catch (ObjectStore.TooOldResourceVersionException e) {
+            throw ApiException.expired(e.getMessage());
+        }
+        return new FilteredFeed(cursor, filter, awaitIfAhead(from, sink));
+    }
+
+    /**
+     * Sends a watch's initial events, if it asked for them, and returns the revision its changes start after
+     * (0 only for an empty store watched from now).
+     */
+    private long sendInitialEvents(ResourceType type, Filter filter, ListOptions options, WatchSink sink) {
         String rvText = options.resourceVersion();
         boolean fromNow = rvText == null || rvText.isEmpty() || rvText.equals("0");
         long from = fromNow ? 0 : parseResourceVersion(rvText);
@@ -252,31 +294,59 @@ public final class ResourceReader {
             if (Boolean.TRUE.equals(options.sendInitialEvents())) {
                 sink.onInitialEventsEnd(snap.revision());
             }
-            from = snap.revision();
-        } else if (fromNow) {
-            from = store.revision();
+            return snap.revision();
         }
-        ObjectStore.Subscription subscription;
-        try {
-            subscription = store.watch(type, from, event -> translate(event, filter, sink));
-        } catch (ObjectStore.TooOldResourceVersionException e) {
-            throw ApiException.expired(e.getMessage());
-        }
+        return fromNow ? store.revision() : from;
+    }
+
+    /**
+     * For a watch from ahead of the store: the events after it arrive if the store gets there within the wait, else
+     * the watch ends with kube-apiserver's 504 "Too large resource version" (the client relists and watches again).
+     * Null when the store is there already; cancel the returned wait when the watch ends.
+     */
+    private CompletableFuture<Void> awaitIfAhead(long from, WatchSink sink) {
         if (from <= store.revision()) {
-            return subscription;
+            return null;
         }
-        // ahead of the store: the events after it arrive if the store gets there within the wait, else the watch
-        // ends with kube-apiserver's 504 "Too large resource version" (the client relists and watches again)
         CompletableFuture<Void> fresh = awaitRevision(from);
         fresh.whenComplete((v, e) -> {
             if (e instanceof ApiException tooLarge) {
                 sink.fail(tooLarge);
             }
         });
-        return () -> {
-            fresh.cancel(false);
-            subscription.close();
-        };
+        return fresh;
+    }
+
+    /** A cursor's changes as one watcher sees them: its namespace and selectors applied, transitions retyped. */
+    private record FilteredFeed(WatchCursor cursor, Filter filter, CompletableFuture<Void> fresh) implements WatchFeed {
+        @Override
+        public WatchEvent next() {
+            for (WatchEvent e; (e = cursor.next()) != null; ) {
+                WatchEvent seen = translated(e, filter);
+                if (seen != null) {
+                    return seen;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public long resourceVersion() {
+            return cursor.resourceVersion();
+        }
+
+        @Override
+        public long behind() {
+            return cursor.behind();
+        }
+
+        @Override
+        public void close() {
+            if (fresh != null) {
+                fresh.cancel(false);
+            }
+            cursor.close();
+        }
     }
 
     private static long parseResourceVersion(String text) {
@@ -288,30 +358,30 @@ public final class ResourceReader {
     }
 
     private static void translate(WatchEvent event, Filter filter, WatchSink sink) {
+        WatchEvent seen = translated(event, filter);
+        if (seen != null) {
+            sink.onEvent(seen);
+        }
+    }
+
+    /** The event as a watcher with {@code filter} sees it, or null if it does not see it. */
+    private static WatchEvent translated(WatchEvent event, Filter filter) {
         boolean now = event.type() != WatchEvent.Type.DELETED && filter.matches(event.object());
         boolean before = event.previous() != null && filter.matches(event.previous());
-        switch (event.type()) {
-            case ADDED -> {
-                if (now) {
-                    sink.onEvent(event);
-                }
-            }
+        return switch (event.type()) {
+            case ADDED -> now ? event : null;
             case MODIFIED -> {
                 if (now && before) {
-                    sink.onEvent(event);
+                    yield event;
                 } else if (now) {
-                    sink.onEvent(new WatchEvent(WatchEvent.Type.ADDED, event.object(), event.previous()));
+                    yield new WatchEvent(WatchEvent.Type.ADDED, event.object(), event.previous());
                 } else if (before) {
-                    sink.onEvent(new WatchEvent(WatchEvent.Type.DELETED, event.object(), event.previous()));
+                    yield new WatchEvent(WatchEvent.Type.DELETED, event.object(), event.previous());
                 }
+                yield null;
             }
-            case DELETED -> {
-                if (before) {
-                    sink.onEvent(event);
-                }
-            }
-            default -> {
-            }
-        }
+            case DELETED -> before ? event : null;
+            default -> null;
+        };
     }
 }

@@ -385,6 +385,11 @@ public final class EtcdObjectStore implements ObjectStore, AutoCloseable {
     }
 
     @Override
+    public WatchCursor follow(ResourceType type, long fromRevision, Runnable wake) {
+        return cache.follow(type, fromRevision, wake);
+    }
+
+    @Override
     public long oldestWatchableRevision() {
         return cache.oldestWatchableRevision();
     }

@@ -4,7 +4,6 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -20,8 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * In-memory {@link ObjectStore}. Reads by key are lock-free; every write takes one lock only long enough to
- * check the current revision, swap the reference, append to the history and hand the event to listeners,
- * so events leave in revision order. Update functions (validation, patching) run outside the lock.
+ * check the current revision, swap the reference, append to the change log and hand the event to listeners,
+ * so events leave in revision order. Cursors ({@link #follow}) read the log without the lock, each at its own
+ * pace: nothing is done for them per event under the lock but waking the ones waiting for their type. Update functions (validation, patching) run outside the lock.
  * A label index (type → label pair → objects) serves selector lists without scanning the whole type,
  * which is how reconcilers find their pods ({@code ray.io/cluster=<name>}).
  */
@@ -31,15 +31,13 @@ public final class InMemoryObjectStore implements ObjectStore {
     private final ReentrantLock writeLock = new ReentrantLock();
     /** type → "key\0value" → objects carrying that label, by store key; guarded by {@link #writeLock}. */
     private final Map<ResourceType, Map<String, TreeMap<String, StoredObject>>> labelIndex = new HashMap<>();
-    private final ArrayDeque<WatchEvent> history = new ArrayDeque<>();
-    private final int historyLimit;
+    /** The history (watches and lists from a past revision) and the log HTTP watchers read at their own pace. */
+    private final EventLog log;
     private final List<Registration> listeners = new CopyOnWriteArrayList<>();
     private volatile long revision;
-    /** Revision of the last event evicted from the history; watches from before it cannot be served. */
-    private long evictedUpTo;
 
     public InMemoryObjectStore(int historyLimit) {
-        this.historyLimit = historyLimit;
+        this.log = new EventLog(historyLimit);
     }
 
     /** A listener for changes of {@code type} (null = all) with a revision above {@code after}. */
@@ -125,20 +123,14 @@ public final class InMemoryObjectStore implements ObjectStore {
             if (revision >= this.revision) {
                 return new Snapshot(current, this.revision);
             }
-            if (revision < evictedUpTo) {
-                throw new TooOldResourceVersionException(revision, evictedUpTo + 1);
+            if (revision < log.evictedUpTo()) {
+                throw new TooOldResourceVersionException(revision, log.evictedUpTo() + 1);
             }
-            Iterator<WatchEvent> it = history.descendingIterator();
-            while (it.hasNext()) {
-                WatchEvent e = it.next();
-                if (e.resourceVersion() <= revision) {
-                    break;
-                }
-                StoredObject o = e.object();
-                if (o.type().equals(type) && (namespace == null || namespace.equals(o.namespace()))) {
+            log.forEachAfterNewestFirst(type, revision, e -> {
+                if (namespace == null || namespace.equals(e.object().namespace())) {
                     later.add(e);
                 }
-            }
+            });
         } finally {
             writeLock.unlock();
         }
@@ -346,7 +338,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         writeLock.lock();
         try {
             revision = listRevision;
-            evictedUpTo = listRevision;
+            log.startAt(listRevision);
         } finally {
             writeLock.unlock();
         }
@@ -407,10 +399,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     private void publish(WatchEvent event) {
-        history.addLast(event);
-        while (history.size() > historyLimit) {
-            evictedUpTo = history.removeFirst().resourceVersion();
-        }
+        log.append(event);
         for (Registration r : listeners) {
             if ((r.type == null || r.type.equals(event.object().type())) && event.resourceVersion() > r.after) {
                 r.listener.onEvent(event);
@@ -420,30 +409,40 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public long oldestWatchableRevision() {
-        return evictedUpTo;
+        return log.evictedUpTo();
     }
 
     @Override
     public Subscription watch(ResourceType type, long fromRevision, WatchListener listener) {
         writeLock.lock();
         try {
-            if (fromRevision > 0 && fromRevision < evictedUpTo) {
-                throw new TooOldResourceVersionException(fromRevision, evictedUpTo + 1);
-            }
+            checkWatchable(fromRevision);
             if (fromRevision > 0) {
-                Iterator<WatchEvent> it = history.iterator();
-                while (it.hasNext()) {
-                    WatchEvent e = it.next();
-                    if (e.resourceVersion() > fromRevision && (type == null || type.equals(e.object().type()))) {
-                        listener.onEvent(e);
-                    }
-                }
+                log.forEachAfter(type, fromRevision, listener::onEvent);
             }
             Registration reg = new Registration(type, fromRevision, listener);
             listeners.add(reg);
             return () -> listeners.remove(reg);
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    @Override
+    public WatchCursor follow(ResourceType type, long fromRevision, Runnable wake) {
+        writeLock.lock();
+        try {
+            checkWatchable(fromRevision);
+            return log.follow(type, fromRevision > 0 ? fromRevision : revision, wake);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Under the write lock. */
+    private void checkWatchable(long fromRevision) {
+        if (fromRevision > 0 && fromRevision < log.evictedUpTo()) {
+            throw new TooOldResourceVersionException(fromRevision, log.evictedUpTo() + 1);
         }
     }
 }

@@ -76,6 +76,16 @@ public interface ObjectStore {
      */
     Subscription watch(ResourceType type, long fromRevision, WatchListener listener);
 
+    /**
+     * Opens a cursor over changes of {@code type} after {@code fromRevision} (0 = from now) that its reader takes at
+     * its own pace, starting with the retained history after {@code fromRevision}. Unlike a {@link #watch} listener,
+     * nothing runs for it on the writing thread per change: {@code wake} runs there (it must not block) when a change
+     * of the type arrives after the reader found none left.
+     *
+     * @throws TooOldResourceVersionException when {@code fromRevision} is older than the retained history
+     */
+    WatchCursor follow(ResourceType type, long fromRevision, Runnable wake);
+
     /** The oldest revision a watch can still start from. */
     long oldestWatchableRevision();
 

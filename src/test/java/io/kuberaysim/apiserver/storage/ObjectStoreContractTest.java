@@ -172,4 +172,85 @@ abstract class ObjectStoreContractTest {
             }
         }
     }
+    @Test
+    @DisplayName("a cursor reads its type's changes after a revision in order and is woken once when one arrives "
+            + "after it found none")
+    void cursorReadsAtItsOwnPaceAndIsWokenWhenIdle() {
+        store.create(PODS, pod("default", "p0"));
+        store.create(ResourceTypes.SERVICES, pod("default", "s0"));
+        store.create(PODS, pod("default", "p1"));
+        List<String> wakes = new ArrayList<>();
+        WatchCursor cursor = store.follow(PODS, r0 + 1, () -> wakes.add("woken"));
+        assertThat(cursor.behind()).isEqualTo(1);
+        assertThat(cursor.next().object().name()).isEqualTo("p1");
+        assertThat(cursor.next()).isNull();
+        assertThat(cursor.resourceVersion()).isEqualTo(r0 + 3);
+
+        store.create(ResourceTypes.SERVICES, pod("default", "s1"));
+        assertThat(wakes).as("another type's change wakes no pod cursor").isEmpty();
+        store.create(PODS, pod("default", "p2"));
+        store.create(PODS, pod("default", "p3"));
+        assertThat(wakes).as("woken once: the cursor was not read in between").hasSize(1);
+        assertThat(cursor.behind()).isEqualTo(2);
+        assertThat(cursor.next().object().name()).isEqualTo("p2");
+        assertThat(cursor.next().object().name()).isEqualTo("p3");
+        assertThat(cursor.next()).isNull();
+        assertThat(cursor.resourceVersion()).isEqualTo(r0 + 6);
+
+        cursor.close();
+        store.create(PODS, pod("default", "p4"));
+        assertThat(wakes).as("a closed cursor is not woken").hasSize(1);
+        assertThatThrownBy(() -> store.follow(PODS, r0 + 1, () -> { }))
+                .isInstanceOf(ObjectStore.TooOldResourceVersionException.class);
+        WatchCursor fromNow = store.follow(PODS, 0, () -> { });
+        assertThat(fromNow.next()).isNull();
+        store.delete(PODS, "default", "p4", null);
+        assertThat(fromNow.next().type()).isEqualTo(WatchEvent.Type.DELETED);
+    }
+
+    @Test
+    @DisplayName("with concurrent writers a cursor read on wake-ups sees every change of its type once, in order")
+    void cursorUnderConcurrentWriters() throws Exception {
+        ObjectStore big = newStore(100_000);
+        long b0 = big.revision();
+        List<Long> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        java.util.concurrent.atomic.AtomicReference<WatchCursor> cursor = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger wip = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable drain = () -> {
+            int missed = 1;
+            do {
+                for (WatchEvent e; (e = cursor.get().next()) != null; ) {
+                    seen.add(e.resourceVersion());
+                }
+                missed = wip.addAndGet(-missed);
+            } while (missed != 0);
+        };
+        Runnable wake = () -> {
+            if (wip.getAndIncrement() == 0) {
+                reader.execute(drain);
+            }
+        };
+        cursor.set(big.follow(PODS, 0, wake));
+        wake.run();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        CountDownLatch done = new CountDownLatch(4);
+        for (int t = 0; t < 4; t++) {
+            int tt = t;
+            pool.execute(() -> {
+                for (int i = 0; i < 500; i++) {
+                    big.create(tt == 3 ? ResourceTypes.SERVICES : PODS, pod("ns" + tt, "p" + i));
+                }
+                done.countDown();
+            });
+        }
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        pool.shutdown();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> seen.size() >= 1500);
+        reader.shutdown();
+        assertThat(reader.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen).hasSize(1500).isSorted().doesNotHaveDuplicates();
+        assertThat(seen.get(0)).isGreaterThan(b0);
+        assertThat(cursor.get().behind()).isZero();
+    }
 }
