@@ -16,6 +16,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.http.server.ServerHttpResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
@@ -28,6 +29,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -38,7 +41,7 @@ import java.util.concurrent.Executors;
  * {@code previous}, {@code follow} until the container stops); the errors are kube-apiserver's and the kubelet's.
  */
 @Component
-final class PodLogs {
+final class PodLogs implements SmartLifecycle {
     // the kubelet's timestamp format: RFC 3339 with nanoseconds, never trimmed
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSSX")
             .withZone(ZoneOffset.UTC);
@@ -51,14 +54,37 @@ final class PodLogs {
         t.setDaemon(true);
         return t;
     });
+    private final Set<ResponseBodyEmitter> following = ConcurrentHashMap.newKeySet();
+    private volatile boolean running;
 
     PodLogs(GenericRegistry registry, Clock clock) {
         this.registry = registry;
         this.clock = clock;
     }
 
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /**
+     * Ends every {@code follow} stream after what it has sent, as {@link WatchStreams} ends watches: in the first
+     * shutdown phase, before the web server's graceful shutdown, which would otherwise wait its whole timeout for
+     * these open-ended requests.
+     */
+    @Override
+    public void stop() {
+        running = false;
+        following.forEach(emitter -> writer.execute(emitter::complete));
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
     @PreDestroy
-    void stop() {
+    void close() {
         writer.shutdownNow();
     }
 
@@ -205,6 +231,7 @@ final class PodLogs {
     private ResponseBodyEmitter follow(StoredObject pod, String name, String startedAt, byte[] sofar,
                                        PodLogOptions options) {
         TextEmitter emitter = new TextEmitter();
+        following.add(emitter);
         long[] budget = {options.limitBytes() == null ? Long.MAX_VALUE : options.limitBytes() - sofar.length};
         writer.execute(() -> send(emitter, sofar));
         ListOptions watch = new ListOptions(null, "metadata.name=" + pod.name(), null, null,
@@ -236,9 +263,13 @@ final class PodLogs {
         Runnable close = () -> writer.execute(() -> {
             ended[0] = true;
             subscription[0].close();
+            following.remove(emitter);
         });
         emitter.onCompletion(close);
         emitter.onError(e -> close.run());
+        if (!running) {
+            writer.execute(emitter::complete); // a server that is shutting down sends what there is and ends
+        }
         return emitter;
     }
 

@@ -15,8 +15,9 @@ import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.core.JacksonException;
@@ -80,6 +81,15 @@ class StatusErrorAdvice {
     @ExceptionHandler(AsyncRequestNotUsableException.class)
     void disconnected(AsyncRequestNotUsableException e, HttpServletRequest req) {
         log.debug("client left {} {}: {}", req.getMethod(), req.getRequestURI(), e.getMessage());
+    }
+
+    /**
+     * A streaming response (watch, log follow) the container ended: asynchronous requests never time out here, so
+     * this is a shutdown that stopped waiting for it. The response is already under way; nothing is wrong.
+     */
+    @ExceptionHandler(AsyncRequestTimeoutException.class)
+    void cutOff(AsyncRequestTimeoutException e, HttpServletRequest req) {
+        log.debug("stream ended by the container {} {}", req.getMethod(), req.getRequestURI());
     }
 
     @ExceptionHandler(Exception.class)
