@@ -24,8 +24,11 @@ final class EventLog {
     /** Changes the ring keeps at least, whatever the history limit. */
     static final int MIN_WINDOW = 10_000;
 
-    /** A change at its position in the log and among the changes of its type (both counted from 0 and 1). */
-    private record Entry(long seq, long typeSeq, WatchEvent event) {
+    /**
+     * A change at its position in the log and among the changes of its type (counted from 0 and 1), with its type's
+     * feed: cursors tell their type's changes by the feed's identity (a type's own equals walks its name lists).
+     */
+    private record Entry(long seq, long typeSeq, Feed feed, WatchEvent event) {
     }
 
     /** One type's changes: how many were appended, the newest that left the ring, the cursors waiting for more. */
@@ -65,8 +68,8 @@ final class EventLog {
         int slot = (int) (seq % capacity);
         if (seq >= capacity) {
             // before the slot is overwritten: a cursor that finds it overwritten then sees what left
-            WatchEvent old = ring.get(slot).event();
-            feeds.get(old.object().type()).evictedRevision = old.resourceVersion();
+            Entry old = ring.get(slot);
+            old.feed().evictedRevision = old.event().resourceVersion();
         }
         if (historyLimit <= 0) {
             evictedUpTo = event.resourceVersion();
@@ -74,7 +77,7 @@ final class EventLog {
             evictedUpTo = entry(seq - historyLimit).event().resourceVersion(); // read before the ring wraps onto it
         }
         long typeSeq = feed.appended + 1;
-        ring.set(slot, new Entry(seq, typeSeq, event));
+        ring.set(slot, new Entry(seq, typeSeq, feed, event));
         feed.appended = typeSeq;
         published = seq + 1;
         for (Cursor c; (c = feed.waiting.poll()) != null; ) {
@@ -145,16 +148,15 @@ final class EventLog {
         long start = firstAfter(revision, Math.max(0, end - capacity), end);
         long ahead = 0;
         for (long s = start; s < end; s++) {
-            if (type.equals(entry(s).event().object().type())) {
+            if (entry(s).feed() == feed) {
                 ahead++;
             }
         }
-        return new Cursor(type, feed, start, feed.appended - ahead, revision, wake);
+        return new Cursor(feed, start, feed.appended - ahead, revision, wake);
     }
 
     /** Reads one type's changes at its own position; one reader thread at a time. */
     private final class Cursor implements WatchCursor {
-        private final ResourceType type;
         private final Feed feed;
         private final long after;
         private final Runnable wake;
@@ -165,8 +167,7 @@ final class EventLog {
         private volatile long seenRevision;
         private volatile boolean closed;
 
-        Cursor(ResourceType type, Feed feed, long position, long seenTypeSeq, long after, Runnable wake) {
-            this.type = type;
+        Cursor(Feed feed, long position, long seenTypeSeq, long after, Runnable wake) {
             this.feed = feed;
             this.position = position;
             this.seenTypeSeq = seenTypeSeq;
@@ -204,8 +205,7 @@ final class EventLog {
                 if (rv > seenRevision) {
                     seenRevision = rv;
                 }
-                ResourceType changed = event.object().type();
-                if (changed == type || type.equals(changed)) {
+                if (e.feed() == feed) {
                     seenTypeSeq = e.typeSeq();
                     if (rv > after) {
                         return event;
