@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
+import io.kuberaysim.controller.ray.GoDuration;
 import io.kuberaysim.controller.runtime.Controller;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.controller.runtime.EventRecorder;
@@ -34,7 +35,8 @@ import java.util.Map;
  * container statuses and Ready=True (unless {@code sim.kuberay.io/ready: "false"}). With
  * {@code sim.kuberay.io/run-seconds} its containers exit after that long with
  * {@code sim.kuberay.io/exit-code}; then restartPolicy decides: Never → Succeeded/Failed, Always →
- * restart, OnFailure → restart on a non-zero code, else Succeeded. A Pod being deleted gracefully is
+ * restart, OnFailure → restart on a non-zero code, else Succeeded; restarts after the first wait in
+ * CrashLoopBackOff ({@link RestartBackOff}). A Pod being deleted gracefully is
  * removed after the termination delay (at most its grace period). A Pod whose node is gone or NotReady
  * fails with reason NodeLost. Every status write goes through the status subresource.
  */
@@ -51,6 +53,7 @@ final class Kubelet {
     private final Map<String, String> podIps = new HashMap<>(); // pod uid → IP
     private final Map<String, Instant> firstSeen = new HashMap<>();
     private final Map<String, Instant> initializedAt = new HashMap<>(); // pod uid → init containers done
+    private final Map<String, RestartBackOff> backOffs = new HashMap<>(); // pod uid → crash-loop back-off
     private int nextIp = 1;
 
     Kubelet(ControllerManager manager, SimulationSettings settings, PodLifecycleRules rules, ContainerCrashes crashes) {
@@ -165,6 +168,10 @@ final class Kubelet {
             pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
         }
         JsonNode cs = firstContainerStatus(pod);
+        if (RestartBackOff.WAITING_REASON.equals(Json.text(cs, "state", "waiting", "reason"))) {
+            crashes.take(pod.uid()); // nothing runs to crash
+            return afterBackOff(pod, cs, hostIp, scheduledAt, now);
+        }
         Instant runningSince = parse(Json.text(cs, "state", "running", "startedAt"));
         if (runningSince == null) {
             runningSince = startAt;
@@ -202,19 +209,66 @@ final class Kubelet {
                 .put("startedAt", ts(runningSince)).put("finishedAt", ts(now))
                 .put("containerID", containerId(pod, 0));
         if (restart) {
-            Instant readyAt = readyAt(pod, now);
-            writeStatus(pod, running(pod, hostIp, scheduledAt, now, restarts + 1, lastState,
-                    readyAt != null && !now.isBefore(readyAt) ? readyAt : null));
-            Duration next = runTime(pod, restarts + 1);
-            if (readyAt != null && now.isBefore(readyAt)) {
-                Duration untilReady = Duration.between(now, readyAt);
-                next = next == null || untilReady.compareTo(next) < 0 ? untilReady : next;
+            RestartBackOff backOff = backOffs.get(pod.uid());
+            if (backOff == null || backOff.expiredAt(now)) {
+                backOffs.put(pod.uid(), RestartBackOff.first(now));
+                return restart(pod, hostIp, scheduledAt, now, restarts, lastState);
             }
-            return next == null ? Result.done() : Result.requeueAfter(next.compareTo(Duration.ofSeconds(1)) < 0
-                    ? Duration.ofSeconds(1) : next);
+            writeStatus(pod, backingOff(pod, hostIp, scheduledAt, restarts, lastState, backOff));
+            events.event(pod, EventRecorder.WARNING, "BackOff", "Start", "Back-off restarting failed container "
+                    + Json.text(pod.object().path("spec").path("containers").path(0), "name") + " in pod "
+                    + podRef(pod));
+            return Result.requeueAfter(backOff.delay());
         }
         writeStatus(pod, finished(pod, hostIp, scheduledAt, startAt, runningSince, now, exitCode));
         return Result.done();
+    }
+
+    /** The containers run again from {@code now} (their {@code restarts + 1}-th run) after {@code lastState}. */
+    private Result restart(StoredObject pod, String hostIp, Instant scheduledAt, Instant now, int restarts,
+                           ObjectNode lastState) {
+        Instant readyAt = readyAt(pod, now);
+        writeStatus(pod, running(pod, hostIp, scheduledAt, now, restarts + 1, lastState,
+                readyAt != null && !now.isBefore(readyAt) ? readyAt : null));
+        Duration next = runTime(pod, restarts + 1);
+        if (readyAt != null && now.isBefore(readyAt)) {
+            Duration untilReady = Duration.between(now, readyAt);
+            next = next == null || untilReady.compareTo(next) < 0 ? untilReady : next;
+        }
+        return next == null ? Result.done() : Result.requeueAfter(next.compareTo(Duration.ofSeconds(1)) < 0
+                ? Duration.ofSeconds(1) : next);
+    }
+
+    /** In CrashLoopBackOff: waits out the back-off from the last exit, then restarts with the next back-off. */
+    private Result afterBackOff(StoredObject pod, JsonNode cs, String hostIp, Instant scheduledAt, Instant now) {
+        ObjectNode lastState = cs.path("lastState") instanceof ObjectNode o ? o.deepCopy() : Json.object();
+        Instant exitedAt = parse(Json.text(lastState, "terminated", "finishedAt"));
+        RestartBackOff backOff = backOffs.get(pod.uid());
+        if (backOff != null && exitedAt != null && now.isBefore(exitedAt.plus(backOff.delay()))) {
+            return Result.requeueAfter(Duration.between(now, exitedAt.plus(backOff.delay())));
+        }
+        backOffs.put(pod.uid(), backOff == null ? RestartBackOff.first(now) : backOff.next(now));
+        return restart(pod, hostIp, scheduledAt, now, cs.path("restartCount").asInt(0), lastState);
+    }
+
+    /** Phase Running, the containers waiting in CrashLoopBackOff after {@code lastState}; not Ready. */
+    private ObjectNode backingOff(StoredObject pod, String hostIp, Instant scheduledAt, int restartCount,
+                                  ObjectNode lastState, RestartBackOff backOff) {
+        Instant exitedAt = parse(Json.text(lastState, "terminated", "finishedAt"));
+        ObjectNode status = running(pod, hostIp, scheduledAt, exitedAt, restartCount, lastState, null);
+        for (JsonNode s : status.path("containerStatuses")) {
+            ObjectNode c = (ObjectNode) s;
+            c.put("started", false);
+            c.putObject("state").putObject("waiting").put("reason", RestartBackOff.WAITING_REASON)
+                    .put("message", "back-off " + GoDuration.format(backOff.delay()) + " restarting failed container="
+                            + Json.text(c, "name") + " pod=" + podRef(pod));
+        }
+        return status;
+    }
+
+    /** How the kubelet names a Pod in messages: {@code name_namespace(uid)}. */
+    private static String podRef(StoredObject pod) {
+        return pod.name() + "_" + pod.namespace() + "(" + pod.uid() + ")";
     }
 
     /** When the Pod's containers started at {@code startedAt} become Ready; null = never (ready: "false"). */
@@ -273,6 +327,7 @@ final class Kubelet {
         podIps.remove(pod.uid());
         firstSeen.remove(pod.uid());
         initializedAt.remove(pod.uid());
+        backOffs.remove(pod.uid());
         return Result.done();
     }
 

@@ -77,6 +77,32 @@ class KubectlClusterE2EIT {
     }
 
     @Test
+    void aCrashingContainerShowsCrashLoopBackOffAndWhenItLastRestarted() throws Exception {
+        Kubectl.Result created = kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: crasher
+                  annotations: {sim.kuberay.io/run-seconds: "10", sim.kuberay.io/exit-code: "1"}
+                spec:
+                  containers: [{name: main, image: busybox}]
+                """, "apply", "-f", "-");
+        assertThat(created.exit()).as(created.all()).isZero();
+        virtual.awaitIdle();
+        virtual.advance(Duration.ofSeconds(2 + 10 + 10 + 5)); // started, exited and restarted, exited again 5 s ago
+
+        Kubectl.Result get = kubectl.run("get", "pod", "crasher", "--no-headers");
+        assertThat(get.out()).as(get.all()).matches("crasher\\s+0/1\\s+CrashLoopBackOff\\s+1 \\(5s ago\\)\\s+27s\\n");
+        Kubectl.Result events = kubectl.run("get", "events", "--field-selector", "reason=BackOff", "-o",
+                "jsonpath={.items[*].message}");
+        assertThat(events.out()).as(events.all()).startsWith("Back-off restarting failed container main in pod crasher_default(");
+
+        virtual.advance(Duration.ofSeconds(5)); // the 10 s back-off is over
+        get = kubectl.run("get", "pod", "crasher", "--no-headers");
+        assertThat(get.out()).as(get.all()).matches("crasher\\s+1/1\\s+Running\\s+2 \\(10s ago\\)\\s+32s\\n");
+    }
+
+    @Test
     void foregroundDeletionReturnsOnceThePodsTerminated() throws Exception {
         String manifest = SeedManifests.demoRayCluster().replace("name: demo-raycluster", "name: fg");
         assertThat(kubectl.runWithInput(manifest, "apply", "-f", "-").exit()).isZero();

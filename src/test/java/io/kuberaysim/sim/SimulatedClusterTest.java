@@ -152,10 +152,85 @@ class SimulatedClusterTest {
             assertThat(get(h, "again").object().path("status").path("containerStatuses").path(0)
                     .path("restartCount").asInt()).isEqualTo(1);
             h.advance(Duration.ofSeconds(10));
-            assertThat(get(h, "again").object().path("status").path("containerStatuses").path(0)
-                    .path("restartCount").asInt()).isEqualTo(2);
+            JsonNode again = get(h, "again").object().path("status").path("containerStatuses").path(0);
+            assertThat(again.path("restartCount").asInt()).isEqualTo(1);
+            assertThat(Json.text(again, "state", "waiting", "reason")).isEqualTo("CrashLoopBackOff");
             assertThat(phase(h, "unready")).isEqualTo("Running");
             assertThat(Json.text(condition(get(h, "unready"), "Ready"), "status")).isEqualTo("False");
+        }
+    }
+
+    /** Each sampled second where the container's state changed: "t=<s> <state> restarts=<n> [message]". */
+    private static List<String> crashLoop(SimulationHarness h, String name, int seconds) {
+        List<String> seen = new ArrayList<>();
+        String last = null;
+        for (int t = 0; t <= seconds; t++) {
+            JsonNode cs = get(h, name).object().path("status").path("containerStatuses").path(0);
+            String state = cs.path("state").propertyNames().stream().findFirst().orElse("none");
+            String now = state + " restarts=" + cs.path("restartCount").asInt()
+                    + (state.equals("waiting") ? " " + Json.text(cs, "state", "waiting", "reason") + " "
+                    + Json.text(cs, "state", "waiting", "message").replaceAll("\\(.*\\)", "(uid)") : "");
+            if (!now.equals(last)) {
+                seen.add("t=" + t + " " + now);
+                last = now;
+            }
+            h.advance(Duration.ofSeconds(1));
+        }
+        return seen;
+    }
+
+    @Test
+    void aContainerThatKeepsExitingBacksOffTenSecondsDoublingUpToFiveMinutes() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            h.create(ResourceTypes.PODS, "default",
+                    pod("crasher", "1", "sim.kuberay.io/run-seconds: '10', sim.kuberay.io/exit-code: '1'", "Always"));
+            h.advance(Duration.ofSeconds(2)); // started (the kubelet's 2 s)
+            List<String> seen = crashLoop(h, "crasher", 1250); // ends waiting (t=1000 to 1300)
+            String wait = "waiting restarts=%d CrashLoopBackOff back-off %s restarting failed container=main "
+                    + "pod=crasher_default(uid)";
+            assertThat(seen).startsWith(
+                    "t=0 running restarts=0",
+                    "t=10 running restarts=1",                   // the first restart is immediate
+                    "t=20 " + wait.formatted(1, "10s"),
+                    "t=30 running restarts=2",
+                    "t=40 " + wait.formatted(2, "20s"),
+                    "t=60 running restarts=3",
+                    "t=70 " + wait.formatted(3, "40s"),
+                    "t=110 running restarts=4",
+                    "t=120 " + wait.formatted(4, "1m20s"),
+                    "t=200 running restarts=5",
+                    "t=210 " + wait.formatted(5, "2m40s"),
+                    "t=370 running restarts=6",
+                    "t=380 " + wait.formatted(6, "5m0s"),
+                    "t=680 running restarts=7",
+                    "t=690 " + wait.formatted(7, "5m0s"));
+            StoredObject pod = get(h, "crasher");
+            assertThat(Json.text(pod.object(), "status", "phase")).isEqualTo("Running");
+            assertThat(Json.text(condition(pod, "Ready"), "status")).isEqualTo("False");
+            JsonNode last = pod.object().path("status").path("containerStatuses").path(0).path("lastState")
+                    .path("terminated");
+            assertThat(last.path("exitCode").asInt()).isEqualTo(1);
+            assertThat(Json.text(last, "reason")).isEqualTo("Error");
+            List<StoredObject> events = h.client().list(ResourceTypes.EVENTS, "default", null);
+            assertThat(events).anySatisfy(e -> {
+                assertThat(Json.text(e.object(), "reason")).isEqualTo("BackOff");
+                assertThat(Json.text(e.object(), "type")).isEqualTo("Warning");
+                assertThat(Json.text(e.object(), "message"))
+                        .isEqualTo("Back-off restarting failed container main in pod crasher_default("
+                                + pod.uid() + ")");
+            });
+        }
+    }
+
+    @Test
+    void aContainerThatRanLongerThanTenMinutesRestartsAtOnce() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            h.create(ResourceTypes.PODS, "default",
+                    pod("steady", "1", "sim.kuberay.io/run-seconds: '700'", "Always"));
+            h.advance(Duration.ofSeconds(2));
+            List<String> seen = crashLoop(h, "steady", 2200);
+            assertThat(seen).containsExactly("t=0 running restarts=0", "t=700 running restarts=1",
+                    "t=1400 running restarts=2", "t=2100 running restarts=3");
         }
     }
 

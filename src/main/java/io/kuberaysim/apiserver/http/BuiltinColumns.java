@@ -25,7 +25,7 @@ final class BuiltinColumns {
             Column.of("Status", "string", "The aggregate status of the containers in this pod.",
                     (o, now) -> podStatus(o)),
             Column.of("Restarts", "string", "The number of times the containers in this pod have been restarted.",
-                    (o, now) -> Long.toString(restarts(o))),
+                    BuiltinColumns::restarts),
             TableConverter.age("Age"),
             Column.of("IP", "string", "IP address allocated to the pod.",
                     (o, now) -> orNone(Json.text(o, "status", "podIP"))).wide(),
@@ -67,7 +67,7 @@ final class BuiltinColumns {
                     return "";
                 }
                 Instant end = instant(Json.text(o, "status", "completionTime"));
-                return HumanDuration.shortHuman(Duration.between(start, end == null ? now : end));
+                return HumanDuration.human(Duration.between(start, end == null ? now : end));
             }),
             TableConverter.age("Age"),
             Column.of("Containers", "string", "Names of each container in the template.",
@@ -265,15 +265,22 @@ final class BuiltinColumns {
         return ready;
     }
 
-    private static long restarts(JsonNode o) {
+    /** The restarts of all containers, and how long ago the last one exited when there were any: "2 (15s ago)". */
+    private static String restarts(JsonNode o, Instant now) {
         long n = 0;
+        Instant lastExit = null;
         JsonNode statuses = Json.at(o, "status", "containerStatuses");
         if (statuses != null && statuses.isArray()) {
             for (JsonNode c : statuses) {
                 n += c.path("restartCount").asLong(0);
+                Instant exit = instant(Json.text(c, "lastState", "terminated", "finishedAt"));
+                if (exit != null && (lastExit == null || exit.isAfter(lastExit))) {
+                    lastExit = exit;
+                }
             }
         }
-        return n;
+        return n != 0 && lastExit != null ? n + " (" + HumanDuration.human(Duration.between(lastExit, now)) + " ago)"
+                : Long.toString(n);
     }
 
     private static String readinessGates(JsonNode o) {

@@ -224,11 +224,20 @@ class DiscoveryAndTableHttpIT {
 
     @Test
     void humanDurationsMatchKubectl() {
-        assertThat(HumanDuration.shortHuman(Duration.ofSeconds(45))).isEqualTo("45s");
-        assertThat(HumanDuration.shortHuman(Duration.ofSeconds(330))).isEqualTo("5m");
-        assertThat(HumanDuration.shortHuman(Duration.ofHours(3))).isEqualTo("3h");
-        assertThat(HumanDuration.shortHuman(Duration.ofDays(2))).isEqualTo("2d");
-        assertThat(HumanDuration.shortHuman(Duration.ofDays(400))).isEqualTo("1y");
-        assertThat(HumanDuration.shortHuman(Duration.ofSeconds(-5))).isEqualTo("<invalid>");
+        assertThat(HumanDuration.human(Duration.ofSeconds(45))).isEqualTo("45s");
+        assertThat(HumanDuration.human(Duration.ofSeconds(90))).isEqualTo("90s");
+        assertThat(HumanDuration.human(Duration.ofSeconds(120))).isEqualTo("2m");
+        assertThat(HumanDuration.human(Duration.ofSeconds(330))).isEqualTo("5m30s");
+        assertThat(HumanDuration.human(Duration.ofMinutes(42))).isEqualTo("42m");
+        assertThat(HumanDuration.human(Duration.ofMinutes(185))).isEqualTo("3h5m");
+        assertThat(HumanDuration.human(Duration.ofHours(3))).isEqualTo("3h");
+        assertThat(HumanDuration.human(Duration.ofHours(30))).isEqualTo("30h");
+        assertThat(HumanDuration.human(Duration.ofHours(51))).isEqualTo("2d3h");
+        assertThat(HumanDuration.human(Duration.ofDays(2))).isEqualTo("2d");
+        assertThat(HumanDuration.human(Duration.ofDays(400))).isEqualTo("400d");
+        assertThat(HumanDuration.human(Duration.ofDays(800))).isEqualTo("2y70d");
+        assertThat(HumanDuration.human(Duration.ofDays(3000))).isEqualTo("8y");
+        assertThat(HumanDuration.human(Duration.ofSeconds(-1))).isEqualTo("0s");
+        assertThat(HumanDuration.human(Duration.ofSeconds(-5))).isEqualTo("<invalid>");
     }
 }
