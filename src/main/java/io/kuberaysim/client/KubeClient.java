@@ -2,11 +2,13 @@ package io.kuberaysim.client;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
+import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.registry.PodBinding;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import tools.jackson.databind.JsonNode;
@@ -90,6 +92,15 @@ public final class KubeClient {
     public StoredObject patchStatus(ResourceType type, String namespace, String name, JsonNode mergePatch) {
         gate.admit("patch", type, namespace, name);
         return registry.patch(type, namespace, name, PatchType.MERGE, mergePatch, true, writes).object();
+    }
+
+    /**
+     * Binds a Pod to a node through {@code pods/binding}, as kube-scheduler does: one write of {@code spec.nodeName}
+     * and the {@code PodScheduled} condition, outside field management.
+     */
+    public StoredObject bind(String namespace, String name, String node) {
+        gate.admit("create", ResourceTypes.PODS, namespace, name);
+        return new PodBinding(registry).bind(namespace, name, node);
     }
 
     /** Deletes with the given options; false when the object was already gone. */

@@ -2,7 +2,6 @@ package io.kuberaysim.sim;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
-import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.Controller;
@@ -28,7 +27,8 @@ import java.util.TreeSet;
 /**
  * A kube-scheduler for the simulated nodes: binds each Pod without {@code spec.nodeName} to the least
  * allocated node (ties by name) that passes the filters (not cordoned, Ready, nodeSelector, enough free
- * cpu/memory/{@code nvidia.com/gpu}/pods). A Pod that fits nowhere gets PodScheduled=False reason
+ * cpu/memory/{@code nvidia.com/gpu}/pods), through {@code pods/binding} as kube-scheduler's default binder (one
+ * write sets the node and PodScheduled=True). A Pod that fits nowhere gets PodScheduled=False reason
  * Unschedulable and a FailedScheduling Warning with kube-scheduler's aggregated message, and is tried again
  * whenever capacity frees up (a pod bound to a node goes away or finishes, a node appears or changes).
  *
@@ -189,8 +189,8 @@ final class Scheduler {
         if (total > 0) {
             nextStartNodeIndex = (start + examined) % total;
         }
-        String now = Timestamps.seconds(client.registry().now());
         if (best == null) {
+            String now = Timestamps.seconds(client.registry().now());
             List<String> parts = new ArrayList<>();
             reasons.forEach((reason, n) -> parts.add(n + " " + reason));
             String message = "0/" + candidates.size() + " nodes are available"
@@ -209,14 +209,8 @@ final class Scheduler {
             return Result.done();
         }
         waiting.remove(key);
-        ObjectNode bind = Json.object();
-        bind.putObject("spec").put("nodeName", best);
-        StoredObject bound = client.patch(ResourceTypes.PODS, pod.namespace(), pod.name(), PatchType.MERGE, bind);
+        StoredObject bound = client.bind(pod.namespace(), pod.name(), best);
         place(key, best, requests); // assumed until the informer shows the binding
-        ObjectNode status = Json.object();
-        status.putObject("status").putArray("conditions").addObject().put("type", "PodScheduled")
-                .put("status", "True").putNull("lastProbeTime").put("lastTransitionTime", now);
-        client.patchStatus(ResourceTypes.PODS, pod.namespace(), pod.name(), status);
         events.event(bound, EventRecorder.NORMAL, "Scheduled", "Binding",
                 "Successfully assigned " + key + " to " + best);
         return Result.done();
