@@ -53,7 +53,7 @@ public final class TypedDecoding {
                            boolean malformedQuantity, String rangeError) {
     }
 
-    private static final JsonMapper STRICT = JsonMapper.builder()
+    static final JsonMapper STRICT = JsonMapper.builder()
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .withCoercionConfigDefaults(c -> {
@@ -82,6 +82,9 @@ public final class TypedDecoding {
 
     /** Whether {@code tree} decodes into {@code model}; the first mismatch if not. */
     public static Optional<Mismatch> check(JsonNode tree, Class<?> model) {
+        if (DecodableShape.of(STRICT, model).accepts(tree)) {
+            return Optional.empty();
+        }
         try {
             STRICT.treeToValue(tree, model);
             return Optional.empty();
@@ -102,7 +105,7 @@ public final class TypedDecoding {
             return check(tree, model);
         }
         ObjectNode changed = changedFields(tree, decoded, true);
-        if (changed.isEmpty()) {
+        if (changed.isEmpty() || DecodableShape.of(STRICT, model).accepts(changed)) {
             return Optional.empty();
         }
         try {
