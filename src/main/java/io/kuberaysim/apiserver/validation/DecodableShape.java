@@ -3,6 +3,8 @@ package io.kuberaysim.apiserver.validation;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.MicroTime;
+import io.fabric8.kubernetes.api.model.MicroTimeSerDes;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.BeanProperty;
 import tools.jackson.databind.DeserializationContext;
@@ -38,6 +40,32 @@ import java.util.concurrent.ConcurrentHashMap;
 abstract sealed class DecodableShape {
     private static final Map<Key, DecodableShape> SHAPES = new ConcurrentHashMap<>();
     private static final Map<Class<?>, DecodableShape> ROOTS = new ConcurrentHashMap<>();
+
+    /**
+     * The shape of a child (property, element, value), looked up once on first use and then kept: the shape table's
+     * keys compare whole Java types, too slow for every value of every write.
+     */
+    private static final class Child {
+        private final JsonMapper mapper;
+        private final JavaType type;
+        private final ValueDeserializer<?> deser;
+        private volatile DecodableShape shape; // idempotent: a race derives the same shape twice
+
+        Child(JsonMapper mapper, JavaType type, ValueDeserializer<?> deser) {
+            this.mapper = mapper;
+            this.type = type;
+            this.deser = deser;
+        }
+
+        DecodableShape get() {
+            DecodableShape s = shape;
+            if (s == null) {
+                s = shape(mapper, type, deser);
+                shape = s;
+            }
+            return s;
+        }
+    }
 
     /** Whether a deserializer class specialises itself per property ({@code createContextual}). */
     private static boolean contextual(Class<?> deser) {
@@ -122,6 +150,9 @@ abstract sealed class DecodableShape {
                 && (raw == Map.class || raw == java.util.LinkedHashMap.class)) {
             MapDeserializer m = (MapDeserializer) deser;
             return new MapShape(mapper, m.getContentType(), m.getContentDeserializer());
+        }
+        if (raw == MicroTime.class && d == MicroTimeSerDes.Deserializer.class) {
+            return Scalar.STRING; // fabric8's deserializer keeps a string's text as it is (others: Jackson decides)
         }
         if (raw == IntOrString.class && d == BeanDeserializer.class) {
             return Scalar.INT_OR_STRING; // built by its delegating creator from an int or a string, nothing else
@@ -220,14 +251,10 @@ abstract sealed class DecodableShape {
 
     /** A list of elements of one shape. */
     static final class ListShape extends DecodableShape {
-        private final JsonMapper mapper;
-        private final JavaType elementType;
-        private final ValueDeserializer<?> elementDeser;
+        private final Child element;
 
         ListShape(JsonMapper mapper, JavaType elementType, ValueDeserializer<?> elementDeser) {
-            this.mapper = mapper;
-            this.elementType = elementType;
-            this.elementDeser = elementDeser;
+            this.element = new Child(mapper, elementType, elementDeser);
         }
 
         @Override
@@ -238,9 +265,9 @@ abstract sealed class DecodableShape {
             if (!node.isArray()) {
                 return false;
             }
-            DecodableShape element = shape(mapper, elementType, elementDeser);
+            DecodableShape shape = element.get();
             for (JsonNode item : node) {
-                if (!element.accepts(item)) {
+                if (!shape.accepts(item)) {
                     return false;
                 }
             }
@@ -250,14 +277,10 @@ abstract sealed class DecodableShape {
 
     /** A map from strings to values of one shape. */
     static final class MapShape extends DecodableShape {
-        private final JsonMapper mapper;
-        private final JavaType valueType;
-        private final ValueDeserializer<?> valueDeser;
+        private final Child value;
 
         MapShape(JsonMapper mapper, JavaType valueType, ValueDeserializer<?> valueDeser) {
-            this.mapper = mapper;
-            this.valueType = valueType;
-            this.valueDeser = valueDeser;
+            this.value = new Child(mapper, valueType, valueDeser);
         }
 
         @Override
@@ -268,9 +291,9 @@ abstract sealed class DecodableShape {
             if (!node.isObject()) {
                 return false;
             }
-            DecodableShape value = shape(mapper, valueType, valueDeser);
+            DecodableShape shape = value.get();
             for (Map.Entry<String, JsonNode> e : node.properties()) {
-                if (!value.accepts(e.getValue())) {
+                if (!shape.accepts(e.getValue())) {
                     return false;
                 }
             }
@@ -284,14 +307,11 @@ abstract sealed class DecodableShape {
      * {@code Object}, else they are left to Jackson.
      */
     static final class BeanShape extends DecodableShape {
-        private final JsonMapper mapper;
         private final BeanDeserializer deser;
-        private final Map<String, SettableBeanProperty> properties;
+        private final Map<String, Child> properties;
         private final boolean anyValue;
 
-        private BeanShape(JsonMapper mapper, BeanDeserializer deser, Map<String, SettableBeanProperty> properties,
-                          boolean anyValue) {
-            this.mapper = mapper;
+        private BeanShape(BeanDeserializer deser, Map<String, Child> properties, boolean anyValue) {
             this.deser = deser;
             this.properties = properties;
             this.anyValue = anyValue;
@@ -306,15 +326,15 @@ abstract sealed class DecodableShape {
                     || creator.canCreateUsingArrayDelegate()) {
                 return Unknown.INSTANCE;
             }
-            Map<String, SettableBeanProperty> props = new HashMap<>();
+            Map<String, Child> props = new HashMap<>();
             for (var it = deser.properties(); it.hasNext(); ) {
                 SettableBeanProperty p = it.next();
                 if (p.hasValueTypeDeserializer() || p.getValueDeserializer() == null) {
                     return Unknown.INSTANCE;
                 }
-                props.put(p.getName(), p);
+                props.put(p.getName(), new Child(mapper, p.getType(), p.getValueDeserializer()));
             }
-            return new BeanShape(mapper, deser, Map.copyOf(props), deser.hasAnySetter() && objectAnySetter(raw));
+            return new BeanShape(deser, Map.copyOf(props), deser.hasAnySetter() && objectAnySetter(raw));
         }
 
         private static boolean objectAnySetter(Class<?> raw) {
@@ -336,14 +356,14 @@ abstract sealed class DecodableShape {
                 return false;
             }
             for (Map.Entry<String, JsonNode> e : node.properties()) {
-                SettableBeanProperty p = properties.get(e.getKey());
+                Child p = properties.get(e.getKey());
                 if (p == null) {
                     if (!anyValue || deser.hasProperty(e.getKey())) {
                         return false;
                     }
                     continue;
                 }
-                if (!shape(mapper, p.getType(), p.getValueDeserializer()).accepts(e.getValue())) {
+                if (!p.get().accepts(e.getValue())) {
                     return false;
                 }
             }
