@@ -11,6 +11,7 @@ import tools.jackson.databind.node.StringNode;
 import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
@@ -68,6 +69,19 @@ public final class FrozenTrees {
      */
     static ObjectNode freezeObject(ObjectNode o) {
         return o instanceof FrozenObject ? o : build(o, Level.ROOT);
+    }
+
+    /**
+     * {@code stored} (a tree from {@link #freezeObject}) with {@code metadata.resourceVersion} set to {@code rv}, in
+     * place if it has one, else appended, as {@code ObjectNode.put} would: a new root and metadata over the same
+     * children, so the store can freeze an object before it takes its write lock and stamp it under the lock.
+     */
+    static ObjectNode withResourceVersion(ObjectNode stored, String rv) {
+        ArrayMap root = ((FrozenObject) stored).map();
+        JsonNode meta = root.get("metadata");
+        ArrayMap metaMap = meta instanceof FrozenObject m ? m.map() : new ArrayMap(new Object[0]);
+        FrozenObject stamped = new FrozenObject(metaMap.with("resourceVersion", NODES.stringNode(rv)));
+        return new FrozenObject(root.with("metadata", stamped));
     }
 
     /** Whether {@code node} is in stored form (read-only). */
@@ -235,6 +249,21 @@ public final class FrozenTrees {
                 }
             }
             return -1;
+        }
+
+        /** This map with {@code key} set to {@code value}: replaced where it is, or appended. */
+        ArrayMap with(String key, JsonNode value) {
+            int i = indexOf(key);
+            Object[] copy;
+            if (i < 0) {
+                copy = Arrays.copyOf(kv, kv.length + 2);
+                copy[kv.length] = key;
+                copy[kv.length + 1] = value;
+            } else {
+                copy = kv.clone();
+                copy[i + 1] = value;
+            }
+            return new ArrayMap(copy);
         }
 
         boolean sameContent(ArrayMap other) {

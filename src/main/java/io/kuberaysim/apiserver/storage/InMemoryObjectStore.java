@@ -21,7 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * In-memory {@link ObjectStore}. Reads by key are lock-free; every write takes one lock only long enough to
  * check the current revision, swap the reference, append to the change log and hand the event to listeners,
  * so events leave in revision order. Cursors ({@link #follow}) read the log without the lock, each at its own
- * pace: nothing is done for them per event under the lock but waking the ones waiting for their type. Update functions (validation, patching) run outside the lock.
+ * pace: nothing is done for them per event under the lock but waking the ones waiting for their type. Update
+ * functions (validation, patching) and turning the new state into its stored form run outside the lock; under it
+ * only the resourceVersion is filled in.
  * A label index (type → label pair → objects) serves selector lists without scanning the whole type,
  * which is how reconcilers find their pods ({@code ray.io/cluster=<name>}).
  */
@@ -208,12 +210,13 @@ public final class InMemoryObjectStore implements ObjectStore {
     public StoredObject create(ResourceType type, ObjectNode object) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
         String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
+        ObjectNode frozen = FrozenTrees.freezeObject(object);
         writeLock.lock();
         try {
             if (t.containsKey(k)) {
                 throw new KeyExistsException();
             }
-            return commit(type, t, k, null, object);
+            return commit(type, t, k, null, frozen);
         } finally {
             writeLock.unlock();
         }
@@ -229,6 +232,9 @@ public final class InMemoryObjectStore implements ObjectStore {
                 throw new KeyNotFoundException();
             }
             UpdateResult result = update.apply(current);
+            ObjectNode next = result.delete() ? null : result.next();
+            boolean unchanged = next != null && (next == current.object() || sameExceptVersion(next, current));
+            ObjectNode frozen = next == null || unchanged ? null : FrozenTrees.freezeObject(next);
             writeLock.lock();
             try {
                 if (t.get(k) != current) {
@@ -237,26 +243,28 @@ public final class InMemoryObjectStore implements ObjectStore {
                 if (result.delete()) {
                     return remove(type, t, k, current);
                 }
-                ObjectNode next = result.next();
-                if (next == current.object() || sameExceptVersion(next, current)) {
+                if (unchanged) {
                     return current;
                 }
-                return commit(type, t, k, current, next);
+                return commit(type, t, k, current, frozen);
             } finally {
                 writeLock.unlock();
             }
         }
     }
 
-    /** Stores {@code next} at the next revision, updates the indexes and publishes ADDED or MODIFIED; under the lock. */
+    /**
+     * Stores {@code frozen} (the new state in stored form) at the next revision, updates the indexes and publishes
+     * ADDED or MODIFIED; under the lock.
+     */
     private StoredObject commit(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
-                                StoredObject previous, ObjectNode next) {
-        return commitAt(type, t, k, previous, next, revision + 1);
+                                StoredObject previous, ObjectNode frozen) {
+        return commitAt(type, t, k, previous, frozen, revision + 1);
     }
 
     private StoredObject commitAt(ResourceType type, ConcurrentSkipListMap<String, StoredObject> t, String k,
-                                  StoredObject previous, ObjectNode next, long rv) {
-        StoredObject stored = stamp(type, next, rv);
+                                  StoredObject previous, ObjectNode frozen, long rv) {
+        StoredObject stored = stamp(type, frozen, rv);
         t.put(k, stored);
         indexUid(previous, stored);
         indexLabels(type, k, previous, stored);
@@ -307,7 +315,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             byUid.remove(current.uid(), current);
         }
         // the DELETED event carries the last state at the deletion's revision, as etcd watches do
-        StoredObject last = stamp(type, current.copy(), rv);
+        StoredObject last = stamp(type, current.object(), rv);
         revision = rv;
         publish(new WatchEvent(WatchEvent.Type.DELETED, last, current));
         return last;
@@ -322,9 +330,10 @@ public final class InMemoryObjectStore implements ObjectStore {
     void load(ResourceType type, ObjectNode object, long rv) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
         String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
+        ObjectNode frozen = FrozenTrees.freezeObject(object);
         writeLock.lock();
         try {
-            StoredObject stored = stamp(type, object, rv);
+            StoredObject stored = stamp(type, frozen, rv);
             StoredObject previous = t.put(k, stored);
             indexUid(previous, stored);
             indexLabels(type, k, previous, stored);
@@ -358,9 +367,10 @@ public final class InMemoryObjectStore implements ObjectStore {
     StoredObject replicatePut(ResourceType type, ObjectNode object, long rv) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
         String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
+        ObjectNode frozen = FrozenTrees.freezeObject(object);
         writeLock.lock();
         try {
-            return commitAt(type, t, k, t.get(k), object, rv);
+            return commitAt(type, t, k, t.get(k), frozen, rv);
         } finally {
             writeLock.unlock();
         }
@@ -383,10 +393,12 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
     }
 
-    /** The stored version of {@code object} at {@code rv}, in the read-only compact form readers share. */
-    private static StoredObject stamp(ResourceType type, ObjectNode object, long rv) {
-        Json.child(object, "metadata").put("resourceVersion", Long.toString(rv));
-        return new StoredObject(type, FrozenTrees.freezeObject(object), rv);
+    /**
+     * The stored version of {@code frozen} (already in stored form) at {@code rv}: only its root and metadata are
+     * new, which is all that is left to do under the lock.
+     */
+    private static StoredObject stamp(ResourceType type, ObjectNode frozen, long rv) {
+        return new StoredObject(type, FrozenTrees.withResourceVersion(frozen, Long.toString(rv)), rv);
     }
 
     private void indexUid(StoredObject previous, StoredObject stored) {

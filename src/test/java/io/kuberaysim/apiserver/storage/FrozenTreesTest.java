@@ -95,4 +95,28 @@ class FrozenTreesTest {
         assertThatThrownBy(() -> o.object().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThat(o.copy().put("x", 1).get("x").asInt()).isEqualTo(1);
     }
+
+    @Test
+    @DisplayName("stamping a stored tree with a resourceVersion keeps field order and shares everything but root and metadata")
+    void resourceVersionStamp() {
+        ObjectNode frozen = FrozenTrees.freezeObject((ObjectNode) Json.MAPPER.readTree(POD));
+        ObjectNode first = FrozenTrees.withResourceVersion(frozen, "7");
+        ObjectNode plain = (ObjectNode) Json.MAPPER.readTree(POD);
+        Json.child(plain, "metadata").put("resourceVersion", "7");
+        assertThat(Json.MAPPER.writeValueAsString(first)).isEqualTo(Json.MAPPER.writeValueAsString(plain));
+        assertThat(first.get("spec")).isSameAs(frozen.get("spec"));
+        assertThat(first.get("metadata").get("labels")).isSameAs(frozen.get("metadata").get("labels"));
+        assertThat(frozen.at("/metadata/resourceVersion").isMissingNode()).isTrue();
+
+        ObjectNode second = FrozenTrees.withResourceVersion(first, "8");
+        assertThat(second.get("metadata").propertyNames())
+                .containsExactly("name", "namespace", "labels", "resourceVersion");
+        assertThat(second.at("/metadata/resourceVersion").asString()).isEqualTo("8");
+        assertThat(first.at("/metadata/resourceVersion").asString()).isEqualTo("7");
+        assertThatThrownBy(() -> ((ObjectNode) second.get("metadata")).put("resourceVersion", "9"))
+                .isInstanceOf(UnsupportedOperationException.class);
+
+        ObjectNode bare = FrozenTrees.withResourceVersion(FrozenTrees.freezeObject(Json.object().put("kind", "X")), "3");
+        assertThat(Json.MAPPER.writeValueAsString(bare)).isEqualTo("{\"kind\":\"X\",\"metadata\":{\"resourceVersion\":\"3\"}}");
+    }
 }
