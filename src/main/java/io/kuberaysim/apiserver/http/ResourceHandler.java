@@ -25,6 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -59,9 +60,17 @@ class ResourceHandler {
         return ResourcePath.parse(req.getRequestURI());
     }
 
-    /** {@code res} is taken so that Spring MVC leaves the response alone when a watch returns nothing. */
+    /**
+     * {@code res} is taken so that Spring MVC leaves the response alone when a watch or a written answer returns
+     * nothing; each verb writes its answer through {@link ResponseEntityWriter}.
+     */
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.GET)
-    Object get(HttpServletRequest req, HttpServletResponse res) {
+    Object get(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        return ResponseEntityWriter.write(req, res, getResult(req));
+    }
+
+    /** What Spring MVC would be given: an entity, a future one (a list waiting for a revision), or null (a watch). */
+    private Object getResult(HttpServletRequest req) {
         ResourcePath p = path(req);
         var conversion = converted.conversion(p.type());
         if (conversion.isPresent()) {
@@ -88,7 +97,11 @@ class ResourceHandler {
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.POST)
-    ResponseEntity<byte[]> create(HttpServletRequest req) {
+    Object create(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        return ResponseEntityWriter.write(req, res, createEntity(req));
+    }
+
+    private ResponseEntity<byte[]> createEntity(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (!p.isCollection()) {
             throw ApiException.methodNotSupported(p.type(), "create");
@@ -108,7 +121,11 @@ class ResourceHandler {
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PUT)
-    ResponseEntity<byte[]> update(HttpServletRequest req) {
+    Object update(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        return ResponseEntityWriter.write(req, res, updateEntity(req));
+    }
+
+    private ResponseEntity<byte[]> updateEntity(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (p.isCollection() || "log".equals(p.subresource())) {
             throw ApiException.methodNotSupported(p.type(), "update");
@@ -139,7 +156,11 @@ class ResourceHandler {
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.PATCH)
-    ResponseEntity<byte[]> patch(HttpServletRequest req) {
+    Object patch(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        return ResponseEntityWriter.write(req, res, patchEntity(req));
+    }
+
+    private ResponseEntity<byte[]> patchEntity(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (p.isCollection() || "log".equals(p.subresource())) {
             throw ApiException.methodNotSupported(p.type(), "patch");
@@ -169,7 +190,11 @@ class ResourceHandler {
     }
 
     @RequestMapping(path = {"/api/*/**", "/apis/*/*/**"}, method = RequestMethod.DELETE)
-    ResponseEntity<byte[]> delete(HttpServletRequest req) {
+    Object delete(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        return ResponseEntityWriter.write(req, res, deleteEntity(req));
+    }
+
+    private ResponseEntity<byte[]> deleteEntity(HttpServletRequest req) {
         ResourcePath p = path(req);
         if (p.subresource() != null) {
             throw ApiException.methodNotSupported(p.type(), "delete");
