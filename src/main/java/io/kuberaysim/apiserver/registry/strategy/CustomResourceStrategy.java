@@ -47,32 +47,59 @@ public final class CustomResourceStrategy implements ResourceStrategy {
      */
     @Override
     public List<StatusCause> validate(ObjectNode object) {
+        return checkTemplates(object, null);
+    }
+
+    /**
+     * As {@link #validate}, but a template equal to the stored one at the same place is not checked again (it was
+     * when stored): kube-apiserver's validation ratcheting lets unchanged fields pass too. A patch that leaves the
+     * spec alone (annotations, labels) keeps the stored templates themselves, so it skips the typed decoding of
+     * every Pod template.
+     */
+    @Override
+    public List<StatusCause> validateUpdate(ObjectNode object, JsonNode old) {
+        return checkTemplates(object, old);
+    }
+
+    private static List<StatusCause> checkTemplates(ObjectNode object, JsonNode old) {
         List<StatusCause> causes = new ArrayList<>();
         JsonNode spec = object.get("spec");
+        JsonNode oldSpec = old == null ? null : old.get("spec");
         for (String cluster : List.of("spec", "spec.rayClusterSpec", "spec.rayClusterConfig")) {
             JsonNode clusterSpec = cluster.equals("spec") ? spec : spec == null ? null
                     : spec.get(cluster.substring("spec.".length()));
             if (clusterSpec == null || !clusterSpec.isObject()) {
                 continue;
             }
-            checkTemplate(clusterSpec.path("headGroupSpec").get("template"), cluster + ".headGroupSpec.template",
-                    causes);
+            JsonNode oldClusterSpec = cluster.equals("spec") ? oldSpec : oldSpec == null ? null
+                    : oldSpec.get(cluster.substring("spec.".length()));
+            if (oldClusterSpec != null && (oldClusterSpec == clusterSpec || oldClusterSpec.equals(clusterSpec))) {
+                continue;
+            }
+            JsonNode oldHead = oldClusterSpec == null ? null : oldClusterSpec.path("headGroupSpec").get("template");
+            checkTemplate(clusterSpec.path("headGroupSpec").get("template"), oldHead,
+                    cluster + ".headGroupSpec.template", causes);
             JsonNode groups = clusterSpec.get("workerGroupSpecs");
+            JsonNode oldGroups = oldClusterSpec == null ? null : oldClusterSpec.get("workerGroupSpecs");
             if (groups != null && groups.isArray()) {
                 for (int i = 0; i < groups.size(); i++) {
-                    checkTemplate(groups.get(i).get("template"), cluster + ".workerGroupSpecs[" + i + "].template",
-                            causes);
+                    JsonNode oldTemplate = oldGroups == null ? null : oldGroups.path(i).get("template");
+                    checkTemplate(groups.get(i).get("template"), oldTemplate,
+                            cluster + ".workerGroupSpecs[" + i + "].template", causes);
                 }
             }
         }
         if (spec != null) {
-            checkTemplate(spec.get("submitterPodTemplate"), "spec.submitterPodTemplate", causes);
+            checkTemplate(spec.get("submitterPodTemplate"), oldSpec == null ? null : oldSpec.get("submitterPodTemplate"),
+                    "spec.submitterPodTemplate", causes);
         }
         return causes;
     }
 
-    private static void checkTemplate(JsonNode template, String path, List<StatusCause> causes) {
-        if (template == null || !template.isObject()) {
+    /** Checks {@code template} unless it is {@code unchanged}'s equal (null: nothing stored to compare with). */
+    private static void checkTemplate(JsonNode template, JsonNode unchanged, String path, List<StatusCause> causes) {
+        if (template == null || !template.isObject() || template == unchanged
+                || unchanged != null && unchanged.equals(template)) {
             return;
         }
         TypedDecoding.check(template, PodTemplateSpec.class).ifPresent(m -> {
