@@ -2,7 +2,7 @@ package io.kuberaysim.apiserver.http;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
@@ -36,11 +36,14 @@ class ResourcePathMapping implements HandlerMapping, Ordered, SmartInitializingS
     private static final String API = "/api/*/**";
     private static final String APIS = "/apis/*/*/**";
 
-    private final RequestMappingHandlerMapping mvc;
+    /** Spring MVC's own mapping of annotated controllers (there is none in a context without a web server). */
+    private static final String SPRING_MVC_MAPPING = "requestMappingHandlerMapping";
+
+    private final ListableBeanFactory beans;
     private volatile Routes routes;
 
-    ResourcePathMapping(@Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping mvc) {
-        this.mvc = mvc;
+    ResourcePathMapping(ListableBeanFactory beans) {
+        this.beans = beans;
     }
 
     /**
@@ -62,6 +65,10 @@ class ResourcePathMapping implements HandlerMapping, Ordered, SmartInitializingS
 
     @Override
     public void afterSingletonsInstantiated() {
+        if (!beans.containsBean(SPRING_MVC_MAPPING)) {
+            return;
+        }
+        RequestMappingHandlerMapping mvc = beans.getBean(SPRING_MVC_MAPPING, RequestMappingHandlerMapping.class);
         Map<String, HandlerMethod> handlers = new HashMap<>();
         Set<String> claimedPaths = new HashSet<>();
         Map<Integer, List<PathPattern>> bySegments = new HashMap<>();
