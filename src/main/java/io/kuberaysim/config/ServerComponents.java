@@ -18,6 +18,7 @@ public final class ServerComponents implements ImportSelector {
             "io.kuberaysim.apiserver.http.OpenApiController",
             "io.kuberaysim.apiserver.http.PodLogs",
             "io.kuberaysim.apiserver.http.ResourceHandler",
+            "io.kuberaysim.apiserver.http.ResourcePathMapping",
             "io.kuberaysim.apiserver.http.ResponseRenderer",
             "io.kuberaysim.apiserver.http.StatusErrorAdvice",
             "io.kuberaysim.apiserver.http.TableConverter",
