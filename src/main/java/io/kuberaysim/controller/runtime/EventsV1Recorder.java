@@ -51,6 +51,9 @@ final class EventsV1Recorder implements EventRecorder {
     private final String controller;
     private final String instance;
     private final AtomicLong lastSuffix;
+    /** The last eventTime text: on the virtual clock many events share an instant (guarded by this). */
+    private Instant formattedAt;
+    private String formatted;
     private final Map<String, Cached> cache = new LinkedHashMap<>(256, 0.75f, true) { // guarded by this
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
@@ -156,11 +159,19 @@ final class EventsV1Recorder implements EventRecorder {
         }
     }
 
-    private static ObjectNode seriesPatch(Cached c) {
+    private String microTime(Instant t) {
+        if (!t.equals(formattedAt)) {
+            formatted = MICRO_TIME.format(t);
+            formattedAt = t;
+        }
+        return formatted;
+    }
+
+    private ObjectNode seriesPatch(Cached c) {
         ObjectNode patch = Json.object();
         ObjectNode series = patch.putObject("series");
         series.put("count", c.count);
-        series.put("lastObservedTime", MICRO_TIME.format(c.lastObserved));
+        series.put("lastObservedTime", microTime(c.lastObserved));
         return patch;
     }
 
@@ -171,7 +182,7 @@ final class EventsV1Recorder implements EventRecorder {
         String name = regarding.name() + "." + Long.toHexString(nextSuffix(clock.now()));
         ObjectNode ev = ObjectSkeleton.of(ResourceTypes.EVENTS_K8S_IO.apiVersion(), "Event", namespace, name);
         ObjectNode meta = ObjectSkeleton.metadata(ev);
-        ev.put("eventTime", MICRO_TIME.format(eventTime));
+        ev.put("eventTime", microTime(eventTime));
         if (series != null) {
             ev.setAll(seriesPatch(series));
         }
