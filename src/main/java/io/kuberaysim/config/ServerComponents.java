@@ -5,10 +5,9 @@ import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * The application's own Spring components, listed instead of found by component scanning: a scan reads every class
- * file of the application (~560) at each start to find these few, about a tenth of the main thread's work before
- * {@code /version} answers with the class data sharing archive (BENCHMARKS.md, start). Names rather than class
- * literals, so the components keep their package-private visibility. {@code ServerComponentsTest} fails when a
- * class annotated as a component is missing here.
+ * file of the application (~560) at each start to find these few, ~100 ms of the main thread's CPU at load 15–19
+ * (BENCHMARKS.md, start). Names rather than class literals, so the components keep their package-private
+ * visibility. {@code ServerComponentsTest} fails when a class annotated as a component is missing here.
  */
 public final class ServerComponents implements ImportSelector {
     static final String[] COMPONENTS = {
