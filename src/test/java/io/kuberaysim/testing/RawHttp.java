@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,19 @@ public final class RawHttp implements AutoCloseable {
         this.socket = socket;
         socket.setSoTimeout((int) readTimeout.toMillis());
         in = socket.getInputStream();
+    }
+
+    /**
+     * Sends {@code GET pathAndQuery} on a new connection with a 4 KiB receive buffer and returns the socket unread:
+     * a client that stops reading (a stalled watcher) until the test reads it through {@link #over}.
+     */
+    public static Socket getWithoutReading(int port, String pathAndQuery) throws IOException {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(4096);
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        s.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: localhost\r\nAccept: application/json"
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        return s;
     }
 
     /** Reads responses from a socket opened (and written to) elsewhere. */

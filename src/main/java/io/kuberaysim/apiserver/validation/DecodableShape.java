@@ -249,6 +249,16 @@ abstract sealed class DecodableShape {
         return true;
     }
 
+    /** Whether {@code shape} accepts every item of an array or every value of an object. */
+    private static boolean everyAccepted(JsonNode container, DecodableShape shape) {
+        for (JsonNode item : container.values()) {
+            if (!shape.accepts(item)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A list of elements of one shape. */
     static final class ListShape extends DecodableShape {
         private final Child element;
@@ -262,16 +272,7 @@ abstract sealed class DecodableShape {
             if (node.isNull()) {
                 return true;
             }
-            if (!node.isArray()) {
-                return false;
-            }
-            DecodableShape shape = element.get();
-            for (JsonNode item : node) {
-                if (!shape.accepts(item)) {
-                    return false;
-                }
-            }
-            return true;
+            return node.isArray() && everyAccepted(node, element.get());
         }
     }
 
@@ -288,16 +289,7 @@ abstract sealed class DecodableShape {
             if (node.isNull()) {
                 return true;
             }
-            if (!node.isObject()) {
-                return false;
-            }
-            DecodableShape shape = value.get();
-            for (Map.Entry<String, JsonNode> e : node.properties()) {
-                if (!shape.accepts(e.getValue())) {
-                    return false;
-                }
-            }
-            return true;
+            return node.isObject() && everyAccepted(node, value.get());
         }
     }
 

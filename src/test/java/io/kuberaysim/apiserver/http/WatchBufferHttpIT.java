@@ -13,8 +13,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -43,12 +41,7 @@ class WatchBufferHttpIT {
     WatchStreams watches;
 
     Socket openWatch(long rv) throws IOException {
-        Socket s = new Socket();
-        s.setReceiveBufferSize(4096);
-        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-        s.getOutputStream().write(("GET " + CM + "?watch=1&resourceVersion=" + rv
-                + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        return s;
+        return RawHttp.getWithoutReading(port, CM + "?watch=1&resourceVersion=" + rv);
     }
 
     /** Reads a chunked watch body line by line; returns the number of ADDED events before the body ended. */

@@ -13,10 +13,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -47,11 +44,7 @@ class WatchLogWindowHttpIT {
     void watcherThatFallsOutOfTheLogIsEnded() throws Exception {
         long rv = registry.store().revision();
         int before = watches.activeCount();
-        Socket socket = new Socket();
-        socket.setReceiveBufferSize(4096);
-        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-        socket.getOutputStream().write(("GET " + CM + "?watch=1&resourceVersion=" + rv
-                + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        Socket socket = RawHttp.getWithoutReading(port, CM + "?watch=1&resourceVersion=" + rv);
         await().atMost(Duration.ofSeconds(30)).until(() -> watches.activeCount() == before + 1);
 
         // the socket buffers take a few hundred of these before the watch stalls; the rest only go into the log

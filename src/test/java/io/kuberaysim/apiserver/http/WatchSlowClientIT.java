@@ -4,19 +4,18 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.kuberaysim.testing.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,13 +39,7 @@ class WatchSlowClientIT {
     GenericRegistry registry;
 
     private Socket openWatch(long rv) throws Exception {
-        Socket s = new Socket("127.0.0.1", port);
-        s.setReceiveBufferSize(4096);
-        OutputStream out = s.getOutputStream();
-        out.write(("GET " + PATH + rv + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        return s;
+        return RawHttp.getWithoutReading(port, PATH + rv);
     }
 
     @Test
