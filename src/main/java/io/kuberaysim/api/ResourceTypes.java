@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The resources this server stores ({@link #ALL_TYPES}) and serves ({@link #SERVED_TYPES}, in discovery order).
@@ -79,9 +80,19 @@ public final class ResourceTypes {
     public static final List<ResourceType> REVIEW_TYPES = List.of(SELF_SUBJECT_ACCESS_REVIEWS,
             SELF_SUBJECT_RULES_REVIEWS, SELF_SUBJECT_REVIEWS);
 
-    /** Everything discovery and OpenAPI list: the served resources, then the reviews. */
-    public static final List<ResourceType> DISCOVERABLE_TYPES = java.util.stream.Stream.concat(SERVED_TYPES.stream(),
-            REVIEW_TYPES.stream()).toList();
+    /**
+     * The {@code bindings} collection a scheduler POSTs a {@code v1 Binding} to (the older form of
+     * {@code pods/binding}, {@link #BINDING_SUBRESOURCE}): create only, the Pod is written, nothing else is stored.
+     */
+    public static final ResourceType BINDINGS = new ResourceType("", "v1", "Binding", "bindings", "binding", true,
+            false, List.of(), List.of());
+
+    /** The Pods' create-only subresource that takes a {@link #BINDINGS Binding}. */
+    public static final String BINDING_SUBRESOURCE = "binding";
+
+    /** Everything discovery and OpenAPI list: bindings (first, as kube lists it), the served resources, the reviews. */
+    public static final List<ResourceType> DISCOVERABLE_TYPES = java.util.stream.Stream.of(Stream.of(BINDINGS),
+            SERVED_TYPES.stream(), REVIEW_TYPES.stream()).flatMap(s -> s).toList();
 
     private static final Map<String, ResourceType> BY_PATH = SERVED_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(t -> key(t.group(), t.version(), t.plural()), Function.identity()));
@@ -89,9 +100,9 @@ public final class ResourceTypes {
     private ResourceTypes() {
     }
 
-    /** Whether a type only accepts {@code create} (the reviews). */
+    /** Whether a type only accepts {@code create} (the reviews, bindings). */
     public static boolean isCreateOnly(ResourceType type) {
-        return REVIEW_TYPES.contains(type);
+        return type == BINDINGS || REVIEW_TYPES.contains(type);
     }
 
     public static Optional<ResourceType> find(String group, String version, String plural) {

@@ -25,7 +25,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A kube-scheduler for the simulated nodes: binds each Pod without {@code spec.nodeName} to the least
+ * A kube-scheduler for the simulated nodes: binds each Pod without {@code spec.nodeName} whose
+ * {@code spec.schedulerName} is {@code default-scheduler} to the least
  * allocated node (ties by name) that passes the filters (not cordoned, Ready, nodeSelector, enough free
  * cpu/memory/{@code nvidia.com/gpu}/pods), through {@code pods/binding} as kube-scheduler's default binder (one
  * write sets the node and PodScheduled=True). A Pod that fits nowhere gets PodScheduled=False reason
@@ -91,8 +92,13 @@ final class Scheduler {
                 .complete(this::reconcile);
     }
 
+    /** An unbound Pod this scheduler is named for (others are left to the scheduler their schedulerName names). */
     private static boolean unbound(StoredObject pod) {
-        return Json.text(pod.object(), "spec", "nodeName") == null && !pod.isDeleting();
+        if (Json.text(pod.object(), "spec", "nodeName") != null || pod.isDeleting()) {
+            return false;
+        }
+        String scheduler = Json.text(pod.object(), "spec", "schedulerName");
+        return scheduler == null || scheduler.equals(NAME);
     }
 
     private static String key(StoredObject o) {

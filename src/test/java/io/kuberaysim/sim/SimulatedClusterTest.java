@@ -92,6 +92,22 @@ class SimulatedClusterTest {
     }
 
     @Test
+    void aPodNamingAnotherSchedulerIsLeftForItsBinding() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            h.create(ResourceTypes.PODS, "default", pod("custom", "1", "", "Always")
+                    .replace("spec:\n", "spec:\n  schedulerName: my-scheduler\n"));
+            h.advance(Duration.ofSeconds(30));
+            assertThat(Json.text(get(h, "custom").object(), "spec", "nodeName")).isNull();
+            assertThat(condition(get(h, "custom"), "PodScheduled")).isNull();
+
+            h.client().bind("default", "custom", "sim-node-2");
+            h.advance(Duration.ofSeconds(3));
+            assertThat(Json.text(get(h, "custom").object(), "spec", "nodeName")).isEqualTo("sim-node-2");
+            assertThat(phase(h, "custom")).isEqualTo("Running");
+        }
+    }
+
+    @Test
     void unschedulablePodWaitsUntilCapacityFrees() {
         try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.PODS, "default", pod("huge", "100", "", "Always"));

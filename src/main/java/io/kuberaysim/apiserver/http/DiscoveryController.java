@@ -133,6 +133,14 @@ class DiscoveryController {
             if (!t.categories().isEmpty()) {
                 t.categories().forEach(r.putArray("categories")::add);
             }
+            if (t == ResourceTypes.PODS) {
+                ObjectNode b = resources.addObject();
+                b.put("name", t.plural() + "/" + ResourceTypes.BINDING_SUBRESOURCE);
+                b.put("singularName", "");
+                b.put("namespaced", true);
+                b.put("kind", ResourceTypes.BINDINGS.kind());
+                CREATE_ONLY.forEach(b.putArray("verbs")::add);
+            }
             if (t.statusSubresource()) {
                 ObjectNode s = resources.addObject();
                 s.put("name", t.plural() + "/status");
@@ -188,8 +196,14 @@ class DiscoveryController {
         if (!t.categories().isEmpty()) {
             t.categories().forEach(r.putArray("categories")::add);
         }
+        if (t == ResourceTypes.PODS) {
+            ObjectNode b = r.withArrayProperty("subresources").addObject();
+            b.put("subresource", ResourceTypes.BINDING_SUBRESOURCE);
+            b.set("responseKind", gvk(ResourceTypes.BINDINGS));
+            CREATE_ONLY.forEach(b.putArray("verbs")::add);
+        }
         if (t.statusSubresource()) {
-            ObjectNode s = r.putArray("subresources").addObject();
+            ObjectNode s = r.withArrayProperty("subresources").addObject();
             s.put("subresource", "status");
             s.set("responseKind", gvk(t));
             STATUS_VERBS.forEach(s.putArray("verbs")::add);

@@ -155,6 +155,9 @@ class OpenApiController {
         for (String f : List.of("spec", "status", "data", "binaryData")) {
             props.putObject(f).put("type", "object").put("x-kubernetes-preserve-unknown-fields", true);
         }
+        if (t == ResourceTypes.BINDINGS) {
+            props.putObject("target").put("type", "object").put("x-kubernetes-preserve-unknown-fields", true);
+        }
         if (t.kind().equals("Event")) {
             List<String> nested = t.group().isEmpty() ? List.of("involvedObject", "source", "series", "related")
                     : List.of("regarding", "deprecatedSource", "series", "related");
@@ -186,6 +189,10 @@ class OpenApiController {
         i.set("put", operation(t, "put", true));
         i.set("patch", operation(t, "patch", true));
         i.set("delete", operation(t, "delete", false));
+        if (t == ResourceTypes.PODS) {
+            paths.putObject(item + "/" + ResourceTypes.BINDING_SUBRESOURCE)
+                    .set("post", operation(ResourceTypes.BINDINGS, "post", true));
+        }
         if (t.statusSubresource()) {
             ObjectNode s = paths.putObject(item + "/status");
             s.set("get", operation(t, "get", false));
