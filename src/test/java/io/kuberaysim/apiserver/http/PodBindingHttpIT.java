@@ -2,6 +2,7 @@ package io.kuberaysim.apiserver.http;
 
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
+ * In its own namespace: the Spring context (and its store) is shared with other tests of the same properties.
  * {@code POST pods/{name}/binding} and {@code POST bindings} over a real port, as a custom scheduler sends them with
  * fabric8, with a python-client-style raw request and with kubectl: the Pod is bound in one write and the answer is
  * kube-apiserver's Status Success with code 201; bad Bindings get Statuses and leave the Pod as it was.
@@ -39,6 +41,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
 class PodBindingHttpIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String NS = "binding-it";
 
     @LocalServerPort
     int port;
@@ -48,9 +51,13 @@ class PodBindingHttpIT {
 
     @BeforeEach
     void connect() {
-        Config config = new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + port).withNamespace("default")
+        Config config = new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + port).withNamespace(NS)
                 .withRequestRetryBackoffLimit(0).build();
         client = new KubernetesClientBuilder().withConfig(config).build();
+        if (client.namespaces().withName(NS).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+                    .create();
+        }
     }
 
     @AfterEach
@@ -87,7 +94,7 @@ class PodBindingHttpIT {
         Binding b = new BindingBuilder().withNewMetadata().withName("scheduled-by-fabric8")
                 .addToAnnotations("scheduler.example/decided", "yes").endMetadata()
                 .withNewTarget().withApiVersion("v1").withKind("Node").withName("sim-node-2").endTarget().build();
-        client.bindings().inNamespace("default").resource(b).create();
+        client.bindings().inNamespace(NS).resource(b).create();
 
         Pod pod = client.pods().withName("scheduled-by-fabric8").get();
         assertThat(pod.getSpec().getNodeName()).isEqualTo("sim-node-2");
@@ -98,7 +105,7 @@ class PodBindingHttpIT {
         });
 
         KubernetesClientException again = catchThrowableOfType(KubernetesClientException.class,
-                () -> client.bindings().inNamespace("default").resource(b).create());
+                () -> client.bindings().inNamespace(NS).resource(b).create());
         assertThat(again.getCode()).isEqualTo(409);
         assertThat(again.getStatus().getMessage()).isEqualTo("Operation cannot be fulfilled on pods/binding "
                 + "\"scheduled-by-fabric8\": pod scheduled-by-fabric8 is already assigned to node \"sim-node-2\"");
@@ -107,13 +114,13 @@ class PodBindingHttpIT {
     @Test
     void theSubresourceAnswersStatusSuccessWith201() throws Exception {
         pending("p1");
-        Answer a = post("/api/v1/namespaces/default/pods/p1/binding", binding("p1", "Node", "sim-node-1"));
+        Answer a = post("/api/v1/namespaces/" + NS + "/pods/p1/binding", binding("p1", "Node", "sim-node-1"));
         assertThat(a.code()).isEqualTo(201);
         assertThat(a.body().toString()).isEqualTo(
                 "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
         assertThat(client.pods().withName("p1").get().getSpec().getNodeName()).isEqualTo("sim-node-1");
 
-        Answer missing = post("/api/v1/namespaces/default/pods/absent/binding", binding("absent", "Node", "n"));
+        Answer missing = post("/api/v1/namespaces/" + NS + "/pods/absent/binding", binding("absent", "Node", "n"));
         assertThat(missing.code()).isEqualTo(404);
         assertThat(missing.body().get("message").asString()).isEqualTo("pods \"absent\" not found");
     }
@@ -121,7 +128,7 @@ class PodBindingHttpIT {
     @Test
     void badBindingsAreStatusesAndBindNothing() throws Exception {
         pending("p2");
-        Answer wrongKind = post("/api/v1/namespaces/default/pods/p2/binding", binding("p2", "Pod", ""));
+        Answer wrongKind = post("/api/v1/namespaces/" + NS + "/pods/p2/binding", binding("p2", "Pod", ""));
         assertThat(wrongKind.code()).isEqualTo(422);
         assertThat(wrongKind.body().get("reason").asString()).isEqualTo("Invalid");
         assertThat(wrongKind.body().get("message").asString()).isEqualTo("Binding \"p2\" is invalid: ["
@@ -131,29 +138,29 @@ class PodBindingHttpIT {
         wrongKind.body().get("details").get("causes").forEach(c -> fields.add(c.get("field").asString()));
         assertThat(fields).containsExactly("target.kind", "target.name");
 
-        Answer mismatch = post("/api/v1/namespaces/default/pods/p2/binding", binding("other", "Node", "n"));
+        Answer mismatch = post("/api/v1/namespaces/" + NS + "/pods/p2/binding", binding("other", "Node", "n"));
         assertThat(mismatch.code()).isEqualTo(400);
         assertThat(mismatch.body().get("message").asString())
                 .isEqualTo("name in URL does not match name in Binding object");
 
-        Answer notABinding = post("/api/v1/namespaces/default/bindings",
+        Answer notABinding = post("/api/v1/namespaces/" + NS + "/bindings",
                 "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p2\"}}");
         assertThat(notABinding.code()).isEqualTo(400);
 
-        Answer wrongType = post("/api/v1/namespaces/default/bindings",
+        Answer wrongType = post("/api/v1/namespaces/" + NS + "/bindings",
                 "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p2\"},\"target\":\"n\"}");
         assertThat(wrongType.code()).isEqualTo(400);
         assertThat(wrongType.body().get("message").asString()).startsWith("Binding in version \"v1\" cannot be "
                 + "handled as a Binding: json: cannot unmarshal string");
 
-        Answer precondition = post("/api/v1/namespaces/default/bindings", """
+        Answer precondition = post("/api/v1/namespaces/" + NS + "/bindings", """
                 {"apiVersion":"v1","kind":"Binding","metadata":{"name":"p2","uid":"not-the-pods"},
                  "target":{"kind":"Node","name":"n"}}""");
         assertThat(precondition.code()).isEqualTo(409);
         assertThat(precondition.body().get("message").asString()).contains("Precondition failed: UID in precondition:"
                 + " not-the-pods");
 
-        Answer dryRun = post("/api/v1/namespaces/default/pods/p2/binding?dryRun=All", binding("p2", "", "n"));
+        Answer dryRun = post("/api/v1/namespaces/" + NS + "/pods/p2/binding?dryRun=All", binding("p2", "", "n"));
         assertThat(dryRun.code()).isEqualTo(201);
 
         assertThat(client.pods().withName("p2").get().getSpec().getNodeName()).isNull();
@@ -162,7 +169,7 @@ class PodBindingHttpIT {
     @Test
     void onlyCreateIsServedOnBindings() throws Exception {
         HttpResponse<String> get = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                + "/api/v1/namespaces/default/bindings")).GET().build(), HttpResponse.BodyHandlers.ofString());
+                + "/api/v1/namespaces/" + NS + "/bindings")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
         assertThat(Json.MAPPER.readTree(get.body()).get("reason").asString()).isEqualTo("MethodNotAllowed");
     }
@@ -194,7 +201,7 @@ class PodBindingHttpIT {
                 kind: Binding
                 metadata: {name: p3}
                 target: {kind: Node, name: sim-node-3}
-                """, "create", "--validate=false", "-f", "-");
+                """, "create", "--validate=false", "-n", NS, "-f", "-");
         assertThat(created.exit()).as(created.all()).isZero();
         assertThat(client.pods().withName("p3").get().getSpec().getNodeName()).isEqualTo("sim-node-3");
         Kubectl.Result resources = kubectl.run("api-resources", "--api-group=", "-o", "wide");
