@@ -41,22 +41,60 @@ public final class FrozenTrees {
 
     /** The canonical stored form of {@code node}; parts already in stored form are kept as they are. */
     public static JsonNode freeze(JsonNode node) {
+        return freeze(node, null);
+    }
+
+    /**
+     * The canonical stored form of {@code node}, where {@code like} (a stored node, or null) is what it probably
+     * equals: a part equal to the part of {@code like} at the same place is that part, found without the sharing
+     * table. The table is large and its entries lie all over the heap, so looking a node up costs a few cache
+     * misses; an update mostly writes back what the previous version held, and objects created one after another
+     * are mostly alike, so most nodes of a write are found this way. Either way the result is the same canonical
+     * node: {@code like}'s parts are canonical, so the table would answer with them.
+     */
+    private static JsonNode freeze(JsonNode node, JsonNode like) {
         if (node instanceof FrozenObject || node instanceof FrozenArray) {
             return node;
         }
         if (node instanceof ObjectNode o) {
-            FrozenObject f = build(o, Level.SHARED);
+            ArrayMap likeMap = like instanceof FrozenObject f ? f.map() : null;
+            Object[] kv = new Object[o.size() * 2];
+            boolean same = likeMap != null && likeMap.size() == o.size();
+            int i = 0;
+            for (Map.Entry<String, JsonNode> e : o.properties()) {
+                String k = e.getKey();
+                JsonNode likeChild = likeMap == null ? null : likeMap.near(i, k);
+                JsonNode child = freeze(e.getValue(), likeChild);
+                same = same && k.equals(likeMap.keyAt(i)) && likeChild != null && sameChild(child, likeChild);
+                kv[i++] = k;
+                kv[i++] = child;
+            }
+            if (same) {
+                return like;
+            }
+            FrozenObject f = new FrozenObject(new ArrayMap(kv));
             return CANONICAL.intern(f, f.hashCode());
         }
         if (node instanceof ArrayNode a) {
-            JsonNode[] items = new JsonNode[a.size()];
-            for (int i = 0; i < items.length; i++) {
-                items[i] = freeze(a.get(i));
+            FrozenArray likeArray = like instanceof FrozenArray f ? f : null;
+            int n = a.size();
+            JsonNode[] items = new JsonNode[n];
+            boolean same = likeArray != null && likeArray.size() == n;
+            for (int i = 0; i < n; i++) {
+                JsonNode likeItem = likeArray != null && i < likeArray.size() ? likeArray.get(i) : null;
+                items[i] = freeze(a.get(i), likeItem);
+                same = same && sameChild(items[i], likeItem);
+            }
+            if (same) {
+                return like;
             }
             FrozenArray f = new FrozenArray(List.of(items));
             return CANONICAL.intern(f, f.hashCode());
         }
         if (node instanceof StringNode s) {
+            if (like instanceof StringNode l && l.stringValue().equals(s.stringValue())) {
+                return like;
+            }
             return CANONICAL.intern(s, s.hashCode());
         }
         return node;
@@ -68,7 +106,15 @@ public final class FrozenTrees {
      * canonical.
      */
     static ObjectNode freezeObject(ObjectNode o) {
-        return o instanceof FrozenObject ? o : build(o, Level.ROOT);
+        return freezeObject(o, null);
+    }
+
+    /**
+     * As {@link #freezeObject(ObjectNode)}, comparing with {@code like} (a stored object's tree, or null) on the way:
+     * see {@link #freeze(JsonNode, JsonNode)}.
+     */
+    static ObjectNode freezeObject(ObjectNode o, ObjectNode like) {
+        return o instanceof FrozenObject ? o : build(o, Level.ROOT, like);
     }
 
     /**
@@ -94,23 +140,30 @@ public final class FrozenTrees {
         return CANONICAL.size();
     }
 
+    /** Lookups in the sharing table so far (a measure for tests). */
+    static long tableLookups() {
+        return CANONICAL.lookups();
+    }
+
     /** A node's place in a stored object: its root, the root's metadata, or anywhere below (shared). */
     private enum Level { ROOT, METADATA, SHARED }
 
-    private static FrozenObject build(ObjectNode o, Level level) {
+    private static FrozenObject build(ObjectNode o, Level level, JsonNode like) {
+        ArrayMap likeMap = like instanceof FrozenObject f ? f.map() : null;
         Object[] kv = new Object[o.size() * 2];
         int i = 0;
         for (Map.Entry<String, JsonNode> e : o.properties()) {
             String k = e.getKey();
             JsonNode v = e.getValue();
+            JsonNode likeChild = likeMap == null ? null : likeMap.near(i, k);
             kv[i++] = k;
             if (level == Level.ROOT && v instanceof ObjectNode meta && !(meta instanceof FrozenObject)
                     && "metadata".equals(k)) {
-                kv[i++] = build(meta, Level.METADATA);
+                kv[i++] = build(meta, Level.METADATA, likeChild);
             } else if (level == Level.METADATA && v instanceof StringNode && "resourceVersion".equals(k)) {
                 kv[i++] = v; // no other object carries it: a table entry would be all cost
             } else {
-                kv[i++] = freeze(v);
+                kv[i++] = freeze(v, likeChild);
             }
         }
         return new FrozenObject(new ArrayMap(kv));
@@ -249,6 +302,19 @@ public final class FrozenTrees {
                 }
             }
             return -1;
+        }
+
+        /** The name at {@code i} (an index into the names and values, so even), or null past the end. */
+        String keyAt(int i) {
+            return i < kv.length ? (String) kv[i] : null;
+        }
+
+        /** The value of {@code key}, looked for first at {@code i} (as {@link #keyAt}), where it usually is. */
+        JsonNode near(int i, String key) {
+            if (i < kv.length && kv[i].equals(key)) {
+                return (JsonNode) kv[i + 1];
+            }
+            return get(key);
         }
 
         /** This map with {@code key} set to {@code value}: replaced where it is, or appended. */

@@ -36,6 +36,8 @@ public final class InMemoryObjectStore implements ObjectStore {
     /** The history (watches and lists from a past revision) and the log HTTP watchers read at their own pace. */
     private final EventLog log;
     private final List<Registration> listeners = new CopyOnWriteArrayList<>();
+    /** The tree each type's last create stored: what the next create of that type is compared with as it is frozen. */
+    private final Map<ResourceType, ObjectNode> lastCreated = new ConcurrentHashMap<>();
     private volatile long revision;
 
     public InMemoryObjectStore(int historyLimit) {
@@ -210,12 +212,13 @@ public final class InMemoryObjectStore implements ObjectStore {
     public StoredObject create(ResourceType type, ObjectNode object) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
         String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
-        ObjectNode frozen = FrozenTrees.freezeObject(object);
+        ObjectNode frozen = FrozenTrees.freezeObject(object, lastCreated.get(type));
         writeLock.lock();
         try {
             if (t.containsKey(k)) {
                 throw new KeyExistsException();
             }
+            lastCreated.put(type, frozen);
             return commit(type, t, k, null, frozen);
         } finally {
             writeLock.unlock();
@@ -234,7 +237,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             UpdateResult result = update.apply(current);
             ObjectNode next = result.delete() ? null : result.next();
             boolean unchanged = next != null && (next == current.object() || sameExceptVersion(next, current));
-            ObjectNode frozen = next == null || unchanged ? null : FrozenTrees.freezeObject(next);
+            ObjectNode frozen = next == null || unchanged ? null : FrozenTrees.freezeObject(next, current.object());
             writeLock.lock();
             try {
                 if (t.get(k) != current) {
@@ -367,7 +370,8 @@ public final class InMemoryObjectStore implements ObjectStore {
     StoredObject replicatePut(ResourceType type, ObjectNode object, long rv) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
         String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
-        ObjectNode frozen = FrozenTrees.freezeObject(object);
+        StoredObject previous = t.get(k);
+        ObjectNode frozen = FrozenTrees.freezeObject(object, previous == null ? null : previous.object());
         writeLock.lock();
         try {
             return commitAt(type, t, k, t.get(k), frozen, rv);

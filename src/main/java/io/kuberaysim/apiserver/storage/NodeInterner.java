@@ -33,6 +33,15 @@ final class NodeInterner {
         return stripes[(hash * 0x9E3779B9) >>> 26].intern(node, hash);
     }
 
+    /** Lookups so far (a measure for tests). */
+    long lookups() {
+        long n = 0;
+        for (Stripe s : stripes) {
+            n += s.lookups();
+        }
+        return n;
+    }
+
     /** Nodes held now (cleared ones not yet dropped included). */
     int size() {
         int n = 0;
@@ -62,12 +71,14 @@ final class NodeInterner {
         private final ReferenceQueue<JsonNode> cleared = new ReferenceQueue<>();
         private Entry[] table = new Entry[INITIAL];
         private int size;
+        private long lookups;
 
         Stripe(BiPredicate<JsonNode, JsonNode> same) {
             this.same = same;
         }
 
         synchronized JsonNode intern(JsonNode node, int hash) {
+            lookups++;
             expunge();
             Entry[] t = table;
             int i = index(hash, t.length);
@@ -88,6 +99,10 @@ final class NodeInterner {
 
         synchronized int size() {
             return size;
+        }
+
+        synchronized long lookups() {
+            return lookups;
         }
 
         private static int index(int hash, int length) {
