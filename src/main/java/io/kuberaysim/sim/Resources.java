@@ -92,6 +92,17 @@ public final class Resources {
         return r;
     }
 
+    /** Equal when they hold the same amounts (of the same scale, as {@link BigDecimal#equals}). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Resources r && r.amounts.equals(amounts);
+    }
+
+    @Override
+    public int hashCode() {
+        return amounts.hashCode();
+    }
+
     /** Every named amount, by resource name. */
     public Map<String, BigDecimal> asMap() {
         return Collections.unmodifiableMap(amounts);

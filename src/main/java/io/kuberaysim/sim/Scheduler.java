@@ -49,6 +49,7 @@ final class Scheduler {
     private final Map<String, Resources> used = new HashMap<>();      // node → sum of placements
     private final TreeSet<String> waiting = new TreeSet<>();           // unschedulable pod keys
     private final Map<String, Allocatable> allocatable = new HashMap<>(); // node name → parsed allocatable
+    private final Map<String, NodeState> nodeStates = new HashMap<>(); // node name → flags and fits, see NodeState
     private int nextStartNodeIndex;
     private Controller controller;
 
@@ -60,6 +61,29 @@ final class Scheduler {
     }
 
     private record Placement(String node, Resources requests) {
+    }
+
+    /** The resource filter's reasons and the score of some requests on a node, at its current usage. */
+    private record Fit(List<String> why, BigDecimal score) {
+    }
+
+    /**
+     * What the filters read of one node version (cordoned, Ready) and the fits of the requests tried on it since its
+     * usage last changed. On a large pool each Pod is tried on a hundred nodes or more, whose usage one binding
+     * changes only on one: most answers are the same as for the Pod before (workers of a group ask the same).
+     */
+    private static final class NodeState {
+        private static final int MAX_FITS = 16;
+        final StoredObject node;
+        final boolean unschedulable;
+        final boolean ready;
+        final Map<Resources, Fit> fits = new HashMap<>();
+
+        NodeState(StoredObject node) {
+            this.node = node;
+            this.unschedulable = node.object().path("spec").path("unschedulable").asBoolean(false);
+            this.ready = nodeReady(node);
+        }
     }
 
     Scheduler(ControllerManager manager) {
@@ -134,6 +158,7 @@ final class Scheduler {
         Placement p = placements.remove(key);
         if (p != null) {
             used.computeIfAbsent(p.node(), n -> new Resources()).addAll(p.requests(), -1);
+            usageChanged(p.node());
             retryWaiting();
         }
         waiting.remove(key);
@@ -142,6 +167,14 @@ final class Scheduler {
     private void place(String key, String node, Resources requests) {
         placements.put(key, new Placement(node, requests));
         used.computeIfAbsent(node, n -> new Resources()).addAll(requests, 1);
+        usageChanged(node);
+    }
+
+    private void usageChanged(String node) {
+        NodeState s = nodeStates.get(node);
+        if (s != null) {
+            s.fits.clear();
+        }
     }
 
     private void retryWaiting() {
@@ -185,7 +218,7 @@ final class Scheduler {
                 continue;
             }
             feasible++;
-            BigDecimal score = allocatedFraction(node, requests);
+            BigDecimal score = fit(nodeState(node), requests, allocatable(node)).score();
             if (bestScore == null || score.compareTo(bestScore) < 0
                     || score.compareTo(bestScore) == 0 && node.name().compareTo(best) < 0) {
                 best = node.name();
@@ -238,10 +271,11 @@ final class Scheduler {
 
     /** Why the pod cannot go to the node (the first failing filter's reasons, as the framework reports). */
     private List<String> filter(StoredObject node, JsonNode selector, Resources requests) {
-        if (node.object().path("spec").path("unschedulable").asBoolean(false)) {
+        NodeState state = nodeState(node);
+        if (state.unschedulable) {
             return List.of("node(s) were unschedulable");
         }
-        if (!nodeReady(node)) {
+        if (!state.ready) {
             return List.of("node(s) had untolerated taint {node.kubernetes.io/not-ready: }");
         }
         if (selector != null && selector.isObject()) {
@@ -255,7 +289,33 @@ final class Scheduler {
         if (allocatable == null) {
             return List.of("node(s) had invalid allocatable resources");
         }
-        Resources inUse = used.getOrDefault(node.name(), Resources.NONE);
+        return fit(state, requests, allocatable).why();
+    }
+
+    private NodeState nodeState(StoredObject node) {
+        NodeState s = nodeStates.get(node.name());
+        if (s == null || s.node != node) {
+            s = new NodeState(node);
+            nodeStates.put(node.name(), s);
+        }
+        return s;
+    }
+
+    /** The resource filter and score of {@code requests} on the node (whose allocatable is {@code allocatable}). */
+    private Fit fit(NodeState state, Resources requests, Resources allocatable) {
+        Fit fit = state.fits.get(requests);
+        if (fit == null) {
+            if (state.fits.size() >= NodeState.MAX_FITS) {
+                state.fits.clear();
+            }
+            Resources inUse = used.getOrDefault(state.node.name(), Resources.NONE);
+            fit = new Fit(resourceReasons(requests, inUse, allocatable), allocatedFraction(requests, inUse, allocatable));
+            state.fits.put(requests, fit);
+        }
+        return fit;
+    }
+
+    private static List<String> resourceReasons(Resources requests, Resources inUse, Resources allocatable) {
         List<String> why = new ArrayList<>();
         for (String r : Resources.CHECKED) {
             BigDecimal want = requests.get(r);
@@ -304,9 +364,7 @@ final class Scheduler {
     }
 
     /** Mean fraction of cpu and memory allocated after placing the pod: lower is better (least allocated). */
-    private BigDecimal allocatedFraction(StoredObject node, Resources requests) {
-        Resources allocatable = allocatable(node);
-        Resources inUse = used.getOrDefault(node.name(), Resources.NONE);
+    private static BigDecimal allocatedFraction(Resources requests, Resources inUse, Resources allocatable) {
         BigDecimal sum = BigDecimal.ZERO;
         for (String r : new String[] {Resources.CPU, Resources.MEMORY}) {
             BigDecimal cap = allocatable.get(r);

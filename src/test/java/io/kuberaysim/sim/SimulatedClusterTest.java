@@ -108,6 +108,25 @@ class SimulatedClusterTest {
     }
 
     @Test
+    void aPodBoundByOthersCountsOnItsNodeForTheNextPodAskingTheSame() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            h.create(ResourceTypes.PODS, "default", pod("x", "10", "", "Always"));
+            assertThat(Json.text(get(h, "x").object(), "spec", "nodeName")).isEqualTo("sim-node-0");
+            // bound by its author, not by the scheduler: it counts once the informer shows it
+            h.create(ResourceTypes.PODS, "default", pod("preset", "12", "", "Always")
+                    .replace("spec:\n", "spec:\n  nodeName: sim-node-1\n"));
+            h.create(ResourceTypes.PODS, "default", pod("y", "10", "", "Always"));
+            assertThat(Json.text(get(h, "y").object(), "spec", "nodeName")).isEqualTo("sim-node-2");
+            h.create(ResourceTypes.PODS, "default", pod("z", "10", "", "Always"));
+            assertThat(Json.text(get(h, "z").object(), "spec", "nodeName")).isEqualTo("sim-node-3");
+            h.create(ResourceTypes.PODS, "default", pod("w", "10", "", "Always"));
+            assertThat(Json.text(get(h, "w").object(), "spec", "nodeName")).isNull();
+            assertThat(Json.text(condition(get(h, "w"), "PodScheduled"), "message"))
+                    .isEqualTo("0/4 nodes are available: 4 Insufficient cpu.");
+        }
+    }
+
+    @Test
     void unschedulablePodWaitsUntilCapacityFrees() {
         try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.PODS, "default", pod("huge", "100", "", "Always"));
