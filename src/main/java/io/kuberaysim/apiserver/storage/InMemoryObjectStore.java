@@ -32,7 +32,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     private final Map<String, StoredObject> byUid = new ConcurrentHashMap<>();
     private final ReentrantLock writeLock = new ReentrantLock();
     /** type → "key\0value" → objects carrying that label, by store key; guarded by {@link #writeLock}. */
-    private final Map<ResourceType, Map<String, TreeMap<String, StoredObject>>> labelIndex = new HashMap<>();
+    private final Map<ResourceType, Map<String, TreeMap<String, StoredObject.LabelSlot>>> labelIndex = new HashMap<>();
     /** The history (watches and lists from a past revision) and the log HTTP watchers read at their own pace. */
     private final EventLog log;
     private final List<Registration> listeners = new CopyOnWriteArrayList<>();
@@ -97,10 +97,11 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
         writeLock.lock();
         try {
-            Map<String, TreeMap<String, StoredObject>> idx = labelIndex.get(type);
-            TreeMap<String, StoredObject> rarest = null;
+            Map<String, TreeMap<String, StoredObject.LabelSlot>> idx = labelIndex.get(type);
+            TreeMap<String, StoredObject.LabelSlot> rarest = null;
             for (Map.Entry<String, String> e : exactLabels.entrySet()) {
-                TreeMap<String, StoredObject> posting = idx == null ? null : idx.get(labelKey(e.getKey(), e.getValue()));
+                TreeMap<String, StoredObject.LabelSlot> posting = idx == null ? null
+                        : idx.get(labelKey(e.getKey(), e.getValue()));
                 if (posting == null) {
                     return new Snapshot(List.of(), revision);
                 }
@@ -108,9 +109,13 @@ public final class InMemoryObjectStore implements ObjectStore {
                     rarest = posting;
                 }
             }
-            NavigableMap<String, StoredObject> range = namespace == null ? rarest
+            NavigableMap<String, StoredObject.LabelSlot> range = namespace == null ? rarest
                     : rarest.subMap(namespace + "/", true, namespace + "0", false);
-            return new Snapshot(new ArrayList<>(range.values()), revision);
+            List<StoredObject> items = new ArrayList<>(range.size());
+            for (StoredObject.LabelSlot slot : range.values()) {
+                items.add(slot.object);
+            }
+            return new Snapshot(items, revision);
         } finally {
             writeLock.unlock();
         }
@@ -183,16 +188,32 @@ public final class InMemoryObjectStore implements ObjectStore {
         return key + '\0' + value;
     }
 
-    /** Moves the label index from {@code previous} to {@code next} (either may be null); under the write lock. */
+    /**
+     * Moves the label index from {@code previous} to {@code next} (either may be null); under the write lock. The
+     * postings hold a key's slot, not its object: labels a write keeps stay where they are (most writes keep all of
+     * them, and putting a key again into a posting of all Pods is a walk down a tree of long keys).
+     */
     private void indexLabels(ResourceType type, String k, StoredObject previous, StoredObject next) {
-        Map<String, TreeMap<String, StoredObject>> idx = labelIndex.computeIfAbsent(type, t -> new HashMap<>());
+        Map<String, TreeMap<String, StoredObject.LabelSlot>> idx = labelIndex.computeIfAbsent(type, t -> new HashMap<>());
+        StoredObject.LabelSlot slot = previous == null ? null : previous.labelSlot;
+        if (slot == null) {
+            slot = new StoredObject.LabelSlot();
+            previous = null; // not indexed through a slot: index the next object's labels afresh
+        }
+        if (next != null) {
+            slot.object = next;
+            next.labelSlot = slot;
+            if (previous != null && StringMapView.same(previous.labels(), next.labels())) {
+                return;
+            }
+        }
         if (previous != null) {
             for (Map.Entry<String, String> e : previous.labels().entrySet()) {
                 if (next != null && e.getValue().equals(next.labels().get(e.getKey()))) {
-                    continue; // overwritten below
+                    continue; // kept
                 }
                 String lk = labelKey(e.getKey(), e.getValue());
-                TreeMap<String, StoredObject> posting = idx.get(lk);
+                TreeMap<String, StoredObject.LabelSlot> posting = idx.get(lk);
                 if (posting != null) {
                     posting.remove(k);
                     if (posting.isEmpty()) {
@@ -203,7 +224,10 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
         if (next != null) {
             for (Map.Entry<String, String> e : next.labels().entrySet()) {
-                idx.computeIfAbsent(labelKey(e.getKey(), e.getValue()), x -> new TreeMap<>()).put(k, next);
+                if (previous != null && e.getValue().equals(previous.labels().get(e.getKey()))) {
+                    continue; // kept: its posting holds the slot already
+                }
+                idx.computeIfAbsent(labelKey(e.getKey(), e.getValue()), x -> new TreeMap<>()).put(k, slot);
             }
         }
     }
@@ -416,8 +440,10 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     private void publish(WatchEvent event) {
         log.append(event);
+        ResourceType type = event.object().type();
         for (Registration r : listeners) {
-            if ((r.type == null || r.type.equals(event.object().type())) && event.resourceVersion() > r.after) {
+            // identity first: the types are shared constants, and a record's equals compares every component
+            if ((r.type == null || r.type == type || r.type.equals(type)) && event.resourceVersion() > r.after) {
                 r.listener.onEvent(event);
             }
         }

@@ -25,6 +25,8 @@ public final class StoredObject {
     private final String uid;
     private final Map<String, String> labels;
     private volatile byte[] json;
+    /** This key's entry in the store's label index (see {@code InMemoryObjectStore}); set under its write lock. */
+    LabelSlot labelSlot;
     /** Derived values as key, value pairs; replaced whole when one is added (there are one or two per object). */
     private volatile Object[] views;
 
@@ -204,5 +206,13 @@ public final class StoredObject {
     @Override
     public String toString() {
         return type.kind() + " " + (namespace.isEmpty() ? "" : namespace + "/") + name + "@" + resourceVersion;
+    }
+
+    /**
+     * What the store's label index holds for one key: the box stays while the key's objects keep their labels, so a
+     * write that does not change them only changes what it holds.
+     */
+    static final class LabelSlot {
+        StoredObject object;
     }
 }

@@ -38,6 +38,12 @@ final class StringMapView extends AbstractMap<String, String> {
         return Collections.unmodifiableMap(copy);
     }
 
+    /** Whether two maps (views or not) hold the same entries; views of one stored (shared) node are at once. */
+    static boolean same(Map<String, String> a, Map<String, String> b) {
+        return a == b || a instanceof StringMapView x && b instanceof StringMapView y && x.object == y.object
+                || a.equals(b);
+    }
+
     @Override
     public String get(Object key) {
         if (!(key instanceof String k)) {

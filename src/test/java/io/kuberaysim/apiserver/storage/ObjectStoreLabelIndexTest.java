@@ -66,4 +66,28 @@ abstract class ObjectStoreLabelIndexTest {
         assertThat(names(null, Map.of("keep", "1"))).isEmpty();
         assertThat(names(null, Map.of("app", "y"))).isEmpty();
     }
+
+    @Test
+    @DisplayName("a write that keeps every label is found at its newest version; re-created, an object has only its new labels")
+    void keptLabelsFollowTheNewestVersion() {
+        store.create(PODS, pod("a", "p", "app", "x"));
+        store.create(PODS, pod("a", "q", "app", "x"));
+        StoredObject second = store.guaranteedUpdate(PODS, "a", "p",
+                c -> ObjectStore.UpdateResult.replace(pod("a", "p", "app", "x").put("spec", 2)));
+        StoredObject third = store.guaranteedUpdate(PODS, "a", "p",
+                c -> ObjectStore.UpdateResult.replace(pod("a", "p", "app", "x").put("spec", 3)));
+        assertThat(second.resourceVersion()).isLessThan(third.resourceVersion());
+        assertThat(store.listByLabels(PODS, "a", Map.of("app", "x")).items())
+                .containsExactly(third, store.get(PODS, "a", "q"));
+
+        store.delete(PODS, "a", "p", null);
+        StoredObject again = store.create(PODS, pod("a", "p", "app", "z"));
+        assertThat(store.listByLabels(PODS, "a", Map.of("app", "x")).items()).extracting(StoredObject::name)
+                .containsExactly("q");
+        assertThat(store.listByLabels(PODS, "a", Map.of("app", "z")).items()).containsExactly(again);
+        StoredObject relabelled = store.guaranteedUpdate(PODS, "a", "p",
+                c -> ObjectStore.UpdateResult.replace(pod("a", "p", "app", "z", "extra", "1")));
+        assertThat(store.listByLabels(PODS, "a", Map.of("app", "z")).items()).containsExactly(relabelled);
+        assertThat(store.listByLabels(PODS, "a", Map.of("extra", "1")).items()).containsExactly(relabelled);
+    }
 }
