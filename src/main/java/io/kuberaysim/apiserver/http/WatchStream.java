@@ -3,6 +3,7 @@ package io.kuberaysim.apiserver.http;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.http.server.ConnectionCutter;
 import io.kuberaysim.apiserver.registry.WatchFeed;
 import io.kuberaysim.apiserver.registry.WatchSink;
 import io.kuberaysim.apiserver.storage.ObjectStore;
@@ -41,7 +42,9 @@ import java.util.function.Function;
  * while the connection accepts no data) is closed, as kube-apiserver's watch cache closes an unresponsive watcher:
  * the body ends and the client watches again from the last resourceVersion it saw (or relists, if that has left the
  * history). A client that reads, only too slowly, is closed once it is {@link #HARD_LIMIT_FACTOR} buffers behind or
- * the changes it has not read leave the change log.
+ * the changes it has not read leave the change log. A body that must end while its connection accepts no data (closed
+ * as unresponsive, or the server stopping) is cut off instead: ending it would leave the request in progress in the
+ * container until the client reads again.
  */
 final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     /** A watcher whose client keeps reading may fall this many buffers behind before it is closed anyway. */
@@ -70,6 +73,10 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     /** Stop at once: queued events are dropped; {@link #finalLine}, if any, is the last thing written. */
     private volatile boolean terminated;
     private volatile byte[] finalLine;
+    /** The server is stopping: a body that cannot be ended because the client reads nothing is cut off. */
+    private volatile boolean shuttingDown;
+    /** The connection was cut: nothing more is written; the container's error callback completes the request. */
+    private volatile boolean cutOff;
     /** The response is finished or unusable: nothing more is written. */
     private volatile boolean closed;
     /** The connection did not accept data at the last write; cleared when the container says it does. */
@@ -235,6 +242,15 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         kick();
     }
 
+    /**
+     * Ends the body as {@link #end} does, but cuts the connection instead where the client takes no data: the server
+     * is stopping and would otherwise wait for it.
+     */
+    void endForShutdown() {
+        shuttingDown = true;
+        end();
+    }
+
     /** Stops receiving events, drops the queued ones and ends the body after {@code last} (may be null). */
     private void terminate(byte[] last) {
         finalLine = last;
@@ -279,7 +295,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         do {
             io.lock();
             try {
-                if (!closed && out != null) {
+                if (!closed && !cutOff && out != null) {
                     writeWhileAccepted();
                 }
             } catch (IOException | IllegalStateException e) {
@@ -300,18 +316,22 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         if (terminated) {
             queue.clear();
             byte[] last = finalLine;
-            if (last != null) {
-                if (!accepting()) {
-                    return;
-                }
+            if (last != null && accepting()) {
                 finalLine = null;
                 out.write(last);
             }
-            finish();
+            if (accepting()) {
+                finish();
+            } else {
+                cut(); // its client reads nothing: it could not take the end of the body either
+            }
             return;
         }
         while (true) {
             if (!accepting()) {
+                if (ending && shuttingDown) {
+                    cut();
+                }
                 return;
             }
             byte[] lines = nextBatch();
@@ -329,6 +349,9 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
             out.flush();
             flushed = true;
             if (!accepting()) {
+                if (ending && shuttingDown) {
+                    cut();
+                }
                 return;
             }
         }
@@ -432,6 +455,23 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         queue.clear();
         release();
         async.complete();
+    }
+
+    /**
+     * Closes the connection without ending the body, for a client that takes no data: completing the response then
+     * would leave it in progress until the client reads again (or the container's write timeout), and keep a
+     * stopping server waiting for it. Where the container cannot cut a connection, the response is completed.
+     */
+    private void cut() {
+        if (ConnectionCutter.cut(async.getResponse())) {
+            cutOff = true;
+            queue.clear();
+            // the container reports the cut to this listener, whose complete() ends the request (without it, the
+            // container would run an error dispatch of the request)
+            release();
+        } else {
+            finish();
+        }
     }
 
     /** The response cannot be written any more (the client left, a write failed or timed out). */

@@ -95,7 +95,9 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
                 }
                 stream.fail(e);
             }
-            if (!running || options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
+            if (!running) {
+                stream.endForShutdown();
+            } else if (options.timeoutSeconds() != null && options.timeoutSeconds() < 0) {
                 // negative: end right after the initial events (the answer to a WebSocket upgrade attempt)
                 stream.end();
             } else if (options.timeoutSeconds() != null && options.timeoutSeconds() > 0) {
@@ -155,7 +157,7 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
     public void stop() {
         running = false;
         for (WatchStream s : active) {
-            s.end();
+            s.endForShutdown();
         }
     }
 
