@@ -73,10 +73,11 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     /** Stop at once: queued events are dropped; {@link #finalLine}, if any, is the last thing written. */
     private volatile boolean terminated;
     private volatile byte[] finalLine;
+    /** Closed because its client reads nothing: if it still takes no data, the connection is cut. */
+    private volatile boolean unresponsive;
     /** The server is stopping: a body that cannot be ended because the client reads nothing is cut off. */
     private volatile boolean shuttingDown;
-    /** The connection was cut: nothing more is written; the container's error callback completes the request. */
-    private volatile boolean cutOff;
+    private final AtomicBoolean completeCalled = new AtomicBoolean();
     /** The response is finished or unusable: nothing more is written. */
     private volatile boolean closed;
     /** The connection did not accept data at the last write; cleared when the container says it does. */
@@ -217,6 +218,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         } else if (noProgress && stalled && behind >= buffer) {
             CLOSED_SLOW.log("unresponsive watcher", "closed a watch of {}: it stayed {} changes behind, the client "
                     + "reads nothing (kuberay-sim.watch-buffer)", type.groupResource(), buffer);
+            unresponsive = true;
             terminate(null);
         }
     }
@@ -295,7 +297,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         do {
             io.lock();
             try {
-                if (!closed && !cutOff && out != null) {
+                if (!closed && out != null) {
                     writeWhileAccepted();
                 }
             } catch (IOException | IllegalStateException e) {
@@ -315,16 +317,19 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     private void writeWhileAccepted() throws IOException {
         if (terminated) {
             queue.clear();
+            if (unresponsive && !accepting()) {
+                cut(); // its client reads nothing: it could not take the end of the body either
+                return;
+            }
             byte[] last = finalLine;
-            if (last != null && accepting()) {
+            if (last != null) {
+                if (!accepting()) {
+                    return;
+                }
                 finalLine = null;
                 out.write(last);
             }
-            if (accepting()) {
-                finish();
-            } else {
-                cut(); // its client reads nothing: it could not take the end of the body either
-            }
+            finish();
             return;
         }
         while (true) {
@@ -447,14 +452,29 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
 
     @Override
     public void onError(Throwable t) {
-        close();
+        // the container reports the failed write to the asynchronous listener next (onError(AsyncEvent)), which
+        // completes the request: completed here, that report would put it back in error and make the container
+        // dispatch the request again to an error page
+        stopWriting();
     }
 
     private void finish() {
         closed = true;
         queue.clear();
         release();
-        async.complete();
+        complete();
+    }
+
+    /** Completes the asynchronous request, once. */
+    private void complete() {
+        AsyncContext ctx = async;
+        if (ctx != null && completeCalled.compareAndSet(false, true)) {
+            try {
+                ctx.complete();
+            } catch (IllegalStateException e) {
+                // already completed by the container
+            }
+        }
     }
 
     /**
@@ -464,11 +484,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
      */
     private void cut() {
         if (ConnectionCutter.cut(async.getResponse())) {
-            cutOff = true;
-            queue.clear();
-            // the container reports the cut to this listener, whose complete() ends the request (without it, the
-            // container would run an error dispatch of the request)
-            release();
+            stopWriting(); // the container reports the cut to onError(AsyncEvent), which completes the request
         } else {
             finish();
         }
@@ -476,25 +492,20 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
 
     /** The response cannot be written any more (the client left, a write failed or timed out). */
     private void close() {
+        stopWriting();
+        complete();
+    }
+
+    /** Nothing more is written; the request is left for the container to report on (or complete). */
+    private void stopWriting() {
         io.lock();
         try {
-            if (closed) {
-                return;
-            }
             closed = true;
             queue.clear(); // the container may keep this listener until the connection closes: keep nothing
-            release();
-            AsyncContext ctx = async;
-            if (ctx != null) {
-                try {
-                    ctx.complete();
-                } catch (IllegalStateException e) {
-                    // already completed by the container
-                }
-            }
         } finally {
             io.unlock();
         }
+        release();
     }
 
     /** Gives up a watch that was never started (it was rejected): nothing stays subscribed or scheduled. */
