@@ -40,6 +40,7 @@ final class Scheduler {
     static final String NAME = "default-scheduler";
     private static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
     private static final int MIN_FEASIBLE_NODES_PERCENTAGE = 5;
+    private static final int MAX_CANONICAL_REQUESTS = 1024;
 
     private final KubeClient client;
     private final SharedInformer pods;
@@ -50,6 +51,7 @@ final class Scheduler {
     private final TreeSet<String> waiting = new TreeSet<>();           // unschedulable pod keys
     private final Map<String, Allocatable> allocatable = new HashMap<>(); // node name → parsed allocatable
     private final Map<String, NodeState> nodeStates = new HashMap<>(); // node name → flags and fits, see NodeState
+    private final Map<Resources, Resources> canonicalRequests = new HashMap<>(); // see canonical
     private int nextStartNodeIndex;
     private Controller controller;
 
@@ -73,16 +75,39 @@ final class Scheduler {
      * changes only on one: most answers are the same as for the Pod before (workers of a group ask the same).
      */
     private static final class NodeState {
-        private static final int MAX_FITS = 16;
+        private static final int MAX_FITS = 8;
         final StoredObject node;
         final boolean unschedulable;
         final boolean ready;
-        final Map<Resources, Fit> fits = new HashMap<>();
+        /** Requests (canonical instances, compared by identity) and their fits, replaced in turn when full. */
+        private final Resources[] tried = new Resources[MAX_FITS];
+        private final Fit[] fits = new Fit[MAX_FITS];
+        private int next;
 
         NodeState(StoredObject node) {
             this.node = node;
             this.unschedulable = node.object().path("spec").path("unschedulable").asBoolean(false);
             this.ready = nodeReady(node);
+        }
+
+        Fit fit(Resources requests) {
+            for (int i = 0; i < MAX_FITS; i++) {
+                if (tried[i] == requests) {
+                    return fits[i];
+                }
+            }
+            return null;
+        }
+
+        void remember(Resources requests, Fit fit) {
+            tried[next] = requests;
+            fits[next] = fit;
+            next = (next + 1) % MAX_FITS;
+        }
+
+        void usageChanged() {
+            java.util.Arrays.fill(tried, null);
+            java.util.Arrays.fill(fits, null);
         }
     }
 
@@ -173,7 +198,7 @@ final class Scheduler {
     private void usageChanged(String node) {
         NodeState s = nodeStates.get(node);
         if (s != null) {
-            s.fits.clear();
+            s.usageChanged();
         }
     }
 
@@ -199,7 +224,7 @@ final class Scheduler {
             waiting.remove(key);
             return Result.done();
         }
-        Resources requests = Resources.ofPod(pod.object());
+        Resources requests = canonical(Resources.ofPod(pod.object()));
         JsonNode selector = Json.at(pod.object(), "spec", "nodeSelector");
         String best = null;
         BigDecimal bestScore = null;
@@ -301,18 +326,26 @@ final class Scheduler {
         return s;
     }
 
-    /** The resource filter and score of {@code requests} on the node (whose allocatable is {@code allocatable}). */
+    /**
+     * The resource filter and score of {@code requests} (a {@link #canonical} instance) on the node, whose allocatable
+     * is {@code allocatable}.
+     */
     private Fit fit(NodeState state, Resources requests, Resources allocatable) {
-        Fit fit = state.fits.get(requests);
+        Fit fit = state.fit(requests);
         if (fit == null) {
-            if (state.fits.size() >= NodeState.MAX_FITS) {
-                state.fits.clear();
-            }
             Resources inUse = used.getOrDefault(state.node.name(), Resources.NONE);
             fit = new Fit(resourceReasons(requests, inUse, allocatable), allocatedFraction(requests, inUse, allocatable));
-            state.fits.put(requests, fit);
+            state.remember(requests, fit);
         }
         return fit;
+    }
+
+    /** The one instance of these requests, so nodes find their fits by identity (hashing them per node cost more). */
+    private Resources canonical(Resources requests) {
+        if (canonicalRequests.size() >= MAX_CANONICAL_REQUESTS) {
+            canonicalRequests.clear();
+        }
+        return canonicalRequests.computeIfAbsent(requests, r -> r);
     }
 
     private static List<String> resourceReasons(Resources requests, Resources inUse, Resources allocatable) {
