@@ -295,6 +295,13 @@ public final class FrozenTrees {
 
         private int indexOf(Object key) {
             if (slots == null) {
+                // names are nearly always the same (interned) instances as the key asked for: comparing references
+                // first does not touch the name strings, which lie elsewhere in the heap
+                for (int i = 0; i < kv.length; i += 2) {
+                    if (kv[i] == key) {
+                        return i;
+                    }
+                }
                 for (int i = 0; i < kv.length; i += 2) {
                     if (kv[i].equals(key)) {
                         return i;
