@@ -1,6 +1,7 @@
 package io.kuberaysim.config;
 
 import io.kuberaysim.apiserver.http.HttpLimits;
+import io.kuberaysim.apiserver.http.ResourceDispatchFilter;
 import io.kuberaysim.apiserver.http.server.ArrivedBodyValve;
 import io.kuberaysim.apiserver.http.server.DeclaredBodyLimitValve;
 import io.kuberaysim.apiserver.http.server.NonBlockingBodyFilter;
@@ -13,6 +14,7 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
@@ -28,7 +30,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Wires the HTTP server's limits and the embedded Tomcat's edge: bodies over the limit refused before they are read,
- * bodies read without holding threads (taken at once when they came with the headers), and Tomcat's own errors answered as Status.
+ * bodies read without holding threads (taken at once when they came with the headers), resource requests handed
+ * to their handler without Spring MVC's servlet where it would decide nothing, and Tomcat's own errors answered as
+ * Status.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(HttpLimits.class)
@@ -48,8 +52,8 @@ class HttpServerConfiguration {
     private static final int SOCKET_SEND_BUFFER_BYTES = 128 * 1024;
 
     @Bean
-    TomcatEdge tomcatEdge(HttpLimits limits) {
-        return new TomcatEdge(limits);
+    TomcatEdge tomcatEdge(HttpLimits limits, ListableBeanFactory beans) {
+        return new TomcatEdge(limits, beans);
     }
 
     /**
@@ -97,9 +101,11 @@ class HttpServerConfiguration {
     /** Runs after Spring Boot's own Tomcat customizer, whose HTML error report valve it replaces. */
     static final class TomcatEdge implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
         private final HttpLimits limits;
+        private final ListableBeanFactory beans;
 
-        TomcatEdge(HttpLimits limits) {
+        TomcatEdge(HttpLimits limits, ListableBeanFactory beans) {
             this.limits = limits;
+            this.beans = beans;
         }
 
         @Override
@@ -117,6 +123,7 @@ class HttpServerConfiguration {
                 context.setSwallowAbortedUploads(false);
                 replaceErrorReport((StandardHost) context.getParent());
                 addBodyFilter(context);
+                addResourceDispatch(context);
             });
         }
 
@@ -143,6 +150,20 @@ class HttpServerConfiguration {
             map.addURLPattern("/*");
             map.setDispatcher(DispatcherType.REQUEST.name());
             map.setDispatcher(DispatcherType.ASYNC.name());
+            context.addFilterMap(map);
+        }
+
+        /** Mapped after the body filter, so a resource request reaches its handler with its body read. */
+        private void addResourceDispatch(Context context) {
+            FilterDef def = new FilterDef();
+            def.setFilterName("resourceDispatch");
+            def.setFilter(new ResourceDispatchFilter(beans));
+            def.setAsyncSupported("true");
+            context.addFilterDef(def);
+            FilterMap map = new FilterMap();
+            map.setFilterName("resourceDispatch");
+            map.addURLPattern("/*");
+            map.setDispatcher(DispatcherType.REQUEST.name());
             context.addFilterMap(map);
         }
 

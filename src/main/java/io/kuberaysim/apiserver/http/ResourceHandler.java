@@ -69,9 +69,17 @@ class ResourceHandler {
         return ResponseEntityWriter.write(req, res, getResult(req));
     }
 
-    /** What Spring MVC would be given: an entity, a future one (a list waiting for a revision), or null (a watch). */
+    /** GET of the named object at {@code p}, which {@link ResourceDispatchFilter} parsed: always written here. */
+    Object getObject(HttpServletRequest req, HttpServletResponse res, ResourcePath p) throws IOException {
+        return ResponseEntityWriter.write(req, res, getResult(req, p));
+    }
+
     private Object getResult(HttpServletRequest req) {
-        ResourcePath p = path(req);
+        return getResult(req, path(req));
+    }
+
+    /** What Spring MVC would be given: an entity, a future one (a list waiting for a revision), or null (a watch). */
+    private Object getResult(HttpServletRequest req, ResourcePath p) {
         var conversion = converted.conversion(p.type());
         if (conversion.isPresent()) {
             return converted.get(conversion.get(), p, req);

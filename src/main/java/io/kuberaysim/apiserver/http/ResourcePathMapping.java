@@ -1,6 +1,7 @@
 package io.kuberaysim.apiserver.http;
 
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.Ordered;
@@ -9,6 +10,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -30,6 +32,7 @@ import java.util.Set;
  * the path. Those mappings are read once from Spring MVC ({@code /apis/authentication.k8s.io/v1/selfsubjectreviews},
  * discovery, ...), so a controller added later keeps its paths. Everything else goes through Spring MVC as before.
  * The request attributes Spring MVC sets for a match are set the same way (the metrics filter reads the pattern).
+ * {@link ResourceDispatchFilter} asks it too, to call the handler without Spring MVC's servlet.
  */
 @Component
 class ResourcePathMapping implements HandlerMapping, Ordered, SmartInitializingSingleton {
@@ -127,6 +130,22 @@ class ResourcePathMapping implements HandlerMapping, Ordered, SmartInitializingS
 
     @Override
     public HandlerExecutionChain getHandler(HttpServletRequest request) {
+        HandlerMethod handler = route(request);
+        if (handler == null) {
+            return null;
+        }
+        if (request.getAttribute(ResourceDispatchFilter.FAILURE) instanceof Throwable failure) {
+            // ResourceDispatchFilter ran the handler, which failed: Spring MVC answers the failure as the handler's
+            return new HandlerExecutionChain(handler, new Rethrow(failure));
+        }
+        return new HandlerExecutionChain(handler);
+    }
+
+    /**
+     * ResourceHandler's method for {@code request} when Spring MVC would choose it, with the request attributes
+     * Spring MVC sets for a match; null when the request is not this mapping's.
+     */
+    HandlerMethod route(HttpServletRequest request) {
         Routes r = routes;
         String uri = request.getRequestURI();
         if (r == null || !uri.startsWith("/api") || !request.getContextPath().isEmpty()) {
@@ -141,7 +160,22 @@ class ResourcePathMapping implements HandlerMapping, Ordered, SmartInitializingS
         request.setAttribute(BEST_MATCHING_PATTERN_ATTRIBUTE, pattern);
         request.setAttribute(PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE, uri); // the lookup path, as Spring MVC sets it
         request.setAttribute(URI_TEMPLATE_VARIABLES_ATTRIBUTE, Map.of());
-        return new HandlerExecutionChain(handler);
+        return handler;
+    }
+
+    /**
+     * Throws, before the handler would run, what the handler threw when {@link ResourceDispatchFilter} called it:
+     * Spring MVC then resolves it exactly as if the handler had thrown it (StatusErrorAdvice, same handler).
+     */
+    private record Rethrow(Throwable failure) implements HandlerInterceptor {
+        @Override
+        public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
+                throws Exception {
+            if (failure instanceof Exception e) {
+                throw e;
+            }
+            throw (Error) failure;
+        }
     }
 
     /**

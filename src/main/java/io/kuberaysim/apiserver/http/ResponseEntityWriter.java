@@ -35,7 +35,7 @@ final class ResponseEntityWriter {
         return null;
     }
 
-    private static boolean mayLookLikeFile(String uri) {
+    static boolean mayLookLikeFile(String uri) {
         for (int i = uri.length() - 1; i >= 0; i--) {
             char c = uri.charAt(i);
             if (c == '/') {
