@@ -7,7 +7,9 @@ import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
@@ -17,6 +19,9 @@ import java.util.List;
 public final class RequestBodies {
     private static final List<String> OBJECT_TYPES = List.of("application/json", "application/yaml",
             "application/vnd.kubernetes.protobuf");
+    /** The mapper's reader, failing on a field an object sets twice. */
+    private static final ObjectReader NO_DUPLICATES = Json.MAPPER.reader()
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
     private RequestBodies() {
     }
@@ -107,6 +112,12 @@ public final class RequestBodies {
     }
 
     private static Decoded json(byte[] body) {
+        try {
+            // one pass for the usual body: the parser itself refuses a field set twice
+            return new Decoded(NO_DUPLICATES.readTree(body), List.of(), false);
+        } catch (JacksonException e) {
+            // a duplicate or a syntax error: parsed again as before, for the same tree, message and duplicates
+        }
         JsonNode node = parseJson(body);
         return new Decoded(node, DuplicateFields.inJson(body), false);
     }

@@ -124,7 +124,7 @@ class ResourceHandler {
         if (conversion.isPresent()) {
             return converted.create(conversion.get(), p, decoded.object(), options, warnings);
         }
-        WriteResult r = registry.create(p.type(), p.namespace(), decoded.object(), options);
+        WriteResult r = registry.createDecoded(p.type(), p.namespace(), decoded.object(), options);
         return written(r, HttpStatus.CREATED, warnings);
     }
 

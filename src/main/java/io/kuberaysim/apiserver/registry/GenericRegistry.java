@@ -90,15 +90,28 @@ public final class GenericRegistry {
 
     // ---------------------------------------------------------------- create
 
+    /** Creates an object from {@code body}, which is left as it is (the caller may still hold it). */
     public WriteResult create(ResourceType type, String namespace, ObjectNode body, WriteOptions options) {
-        return create(type, namespace, body, options, false);
+        return createFrom(type, namespace, body.deepCopy(), null, options);
     }
 
-    /** @param applied the body is a server-side apply configuration (its manager gets an Apply entry) */
-    private WriteResult create(ResourceType type, String namespace, ObjectNode body, WriteOptions options,
-                               boolean applied) {
+    /**
+     * Creates an object from a body decoded for this create alone (a request's), which becomes the new object's
+     * tree: not copied first (~3 % of an HTTP create's server time), and changed whether the create succeeds or not.
+     */
+    public WriteResult createDecoded(ResourceType type, String namespace, ObjectNode decoded, WriteOptions options) {
+        return createFrom(type, namespace, decoded, null, options);
+    }
+
+    /**
+     * @param obj     the new object's tree, owned by this create
+     * @param applied the server-side apply configuration {@code obj} was copied from (its manager gets an Apply
+     *                entry), or null
+     */
+    private WriteResult createFrom(ResourceType type, String namespace, ObjectNode obj, ObjectNode applied,
+                                   WriteOptions options) {
         ResourceStrategy strategy = strategy(type);
-        ObjectNode obj = body.deepCopy();
+        boolean namedInBody = Json.text(obj, "metadata", "name") != null;
         checkTypeMeta(type, obj);
         decode(strategy, obj, null);
         ObjectNode meta = Json.child(obj, "metadata");
@@ -145,8 +158,8 @@ public final class GenericRegistry {
         warnings.addAll(MetadataValidation.warnings(meta, type));
         warnings.addAll(strategy.warnings(obj));
         FieldManager fields = fieldManagers.get(type);
-        ArrayNode managed = applied
-                ? fields.apply(null, (ObjectNode) withoutNulls(body), options.fieldManager(), true, now()).managedFields()
+        ArrayNode managed = applied != null
+                ? fields.apply(null, (ObjectNode) withoutNulls(applied), options.fieldManager(), true, now()).managedFields()
                 : fields.update(null, obj, options.fieldManager(), false, now());
         if (!managed.isEmpty()) {
             meta.set("managedFields", managed);
@@ -157,7 +170,7 @@ public final class GenericRegistry {
         try {
             return new WriteResult(store.create(type, obj), warnings, true);
         } catch (ObjectStore.KeyExistsException e) {
-            if (Json.text(body, "metadata", "name") == null && generateName != null) {
+            if (!namedInBody && generateName != null) {
                 throw ApiException.generateNameConflict(type, name);
             }
             throw ApiException.alreadyExists(type, name);
@@ -349,7 +362,7 @@ public final class GenericRegistry {
             ObjectNode obj = ((ObjectNode) patch).deepCopy();
             Json.child(obj, "metadata").put("name", name);
             try {
-                return create(type, namespace, obj, options, true);
+                return createFrom(type, namespace, obj.deepCopy(), obj, options);
             } catch (ApiException e) {
                 if (!"AlreadyExists".equals(e.reason())) {
                     throw e;
