@@ -1,6 +1,5 @@
 package io.kuberaysim.observability.metrics;
 
-import io.kuberaysim.api.ResourceType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -41,7 +40,8 @@ public final class ApiServerRequestMetrics {
     private final LongAdder mutatingInFlight = new LongAdder();
     private final Map<RequestInfo, Meters> meters = new ConcurrentHashMap<>();
     private final Map<RequestInfo, AtomicInteger> longRunning = new ConcurrentHashMap<>();
-    private final Map<BodyKey, DistributionSummary> bodySizes = new ConcurrentHashMap<>();
+    /** By the request's labels, which compare cheaply (the summary's own labels are only resource and verb). */
+    private final Map<RequestInfo, DistributionSummary> bodySizes = new ConcurrentHashMap<>();
 
     /** The duration histogram of one label set and its counters by response code, created as codes occur. */
     private final class Meters {
@@ -77,9 +77,6 @@ public final class ApiServerRequestMetrics {
                     .tags(labels(info)).tag("code", Integer.toString(code))
                     .register(registry);
         }
-    }
-
-    private record BodyKey(ResourceType type, String verb) {
     }
 
     public ApiServerRequestMetrics(MeterRegistry registry) {
@@ -130,13 +127,18 @@ public final class ApiServerRequestMetrics {
 
     /** The body of a create, update or patch had {@code bytes} bytes. */
     void bodySize(RequestInfo info, long bytes) {
-        bodySizes.computeIfAbsent(new BodyKey(info.type(), info.bodyVerb()), k -> DistributionSummary
-                .builder("apiserver_request_body_size")
-                .baseUnit("bytes")
-                .description("Apiserver request body size in bytes broken out by resource and verb.")
-                .tags("resource", k.type().groupResource(), "verb", k.verb())
-                .serviceLevelObjectives(BODY_BUCKETS)
-                .register(registry)).record(bytes);
+        DistributionSummary summary = bodySizes.get(info);
+        if (summary == null) {
+            // label sets that differ in other labels share one summary: the registry returns the meter it has
+            summary = bodySizes.computeIfAbsent(info, i -> DistributionSummary
+                    .builder("apiserver_request_body_size")
+                    .baseUnit("bytes")
+                    .description("Apiserver request body size in bytes broken out by resource and verb.")
+                    .tags("resource", i.type().groupResource(), "verb", i.bodyVerb())
+                    .serviceLevelObjectives(BODY_BUCKETS)
+                    .register(registry));
+        }
+        summary.record(bytes);
     }
 
     private static Tags labels(RequestInfo i) {
