@@ -37,6 +37,9 @@ import java.util.concurrent.CompletableFuture;
 @Hidden // documented path by path in SwaggerDocumentation: the patterns here are generic
 @RestController
 class ResourceHandler {
+    /** The headers of a JSON answer without warnings, built once (read-only: every such answer shares them). */
+    private static final HttpHeaders JSON = HttpHeaders.readOnlyHttpHeaders(jsonHeaders());
+
     private final GenericRegistry registry;
     private final ResponseRenderer renderer;
     private final long maxBodyBytes;
@@ -239,7 +242,16 @@ class ResourceHandler {
         return json(status, r.object().json(), warnings);
     }
 
+    private static HttpHeaders jsonHeaders() {
+        HttpHeaders h = new HttpHeaders();
+        h.setContentType(MediaType.APPLICATION_JSON);
+        return h;
+    }
+
     static ResponseEntity<byte[]> json(HttpStatus status, byte[] body, List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return new ResponseEntity<>(body, JSON, status);
+        }
         HttpHeaders h = new HttpHeaders();
         h.setContentType(MediaType.APPLICATION_JSON);
         for (String w : WarningHeaders.KUBE.values(warnings)) {
