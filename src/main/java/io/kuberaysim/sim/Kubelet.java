@@ -37,8 +37,10 @@ import java.util.Map;
  * {@code sim.kuberay.io/exit-code}; then restartPolicy decides: Never → Succeeded/Failed, Always →
  * restart, OnFailure → restart on a non-zero code, else Succeeded; restarts after the first wait in
  * CrashLoopBackOff ({@link RestartBackOff}). A Pod being deleted gracefully is
- * removed after the termination delay (at most its grace period). A Pod whose node is gone or NotReady
- * fails with reason NodeLost. Every status write goes through the status subresource.
+ * removed after the termination delay (at most its grace period), also on a NotReady node. A Pod whose node is
+ * gone fails with reason NodeLost; on a NotReady node nothing changes (its kubelet is down: the node lifecycle
+ * controller and taint-based eviction act instead) until the node is Ready again. Every status write goes through
+ * the status subresource.
  */
 final class Kubelet {
     private final KubeClient client;
@@ -124,9 +126,12 @@ final class Kubelet {
             return terminate(pod, now);
         }
         StoredObject node = nodes.get(null, nodeName);
-        if (!terminal && (node == null || !Scheduler.nodeReady(node))) {
+        if (!terminal && node == null) {
             nodeLost(pod, nodeName, now);
             return Result.done();
+        }
+        if (!terminal && !Scheduler.nodeReady(node)) {
+            return Result.done(); // the node's kubelet is down: nothing changes until the node is Ready again
         }
         if (terminal) {
             return Result.done();
@@ -181,12 +186,15 @@ final class Kubelet {
         Result readiness = Result.done();
         if (crash == null) {
             Instant readyAt = readyAt(pod, runningSince);
-            if (readyAt != null && !cs.path("ready").asBoolean(false)) {
+            // back on a Node that was unreachable, the kubelet reports Ready again over the node controller's False
+            boolean resumed = cs.path("ready").asBoolean(false) && !podReady(pod);
+            if (readyAt != null && (!cs.path("ready").asBoolean(false) || resumed)) {
                 if (now.isBefore(readyAt)) {
                     readiness = Result.requeueAfter(Duration.between(now, readyAt));
                 } else {
                     ObjectNode last = cs.path("lastState") instanceof ObjectNode o && !o.isEmpty() ? o : null;
-                    writeStatus(pod, running(pod, hostIp, scheduledAt, runningSince, restarts, last, readyAt));
+                    writeStatus(pod, running(pod, hostIp, scheduledAt, runningSince, restarts, last,
+                            resumed ? now : readyAt));
                     pod = client.get(ResourceTypes.PODS, request.namespace(), request.name());
                 }
             }
@@ -329,6 +337,11 @@ final class Kubelet {
         initializedAt.remove(pod.uid());
         backOffs.remove(pod.uid());
         return Result.done();
+    }
+
+    private static boolean podReady(StoredObject pod) {
+        JsonNode ready = Scheduler.condition(pod, "Ready");
+        return ready != null && "True".equals(Json.text(ready, "status"));
     }
 
     private void nodeLost(StoredObject pod, String nodeName, Instant now) {

@@ -2,6 +2,7 @@ package io.kuberaysim.sim;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.api.Tolerations;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.Controller;
@@ -27,7 +28,8 @@ import java.util.TreeSet;
 /**
  * A kube-scheduler for the simulated nodes: binds each Pod without {@code spec.nodeName} whose
  * {@code spec.schedulerName} is {@code default-scheduler} to the least
- * allocated node (ties by name) that passes the filters (not cordoned, Ready, nodeSelector, enough free
+ * allocated node (ties by name) that passes the filters (not cordoned, NoSchedule/NoExecute taints tolerated, Ready,
+ * nodeSelector, enough free
  * cpu/memory/{@code nvidia.com/gpu}/pods), through {@code pods/binding} as kube-scheduler's default binder (one
  * write sets the node and PodScheduled=True). A Pod that fits nowhere gets PodScheduled=False reason
  * Unschedulable and a FailedScheduling Warning with kube-scheduler's aggregated message, and is tried again
@@ -226,6 +228,7 @@ final class Scheduler {
         }
         Resources requests = canonical(Resources.ofPod(pod.object()));
         JsonNode selector = Json.at(pod.object(), "spec", "nodeSelector");
+        JsonNode tolerations = Json.at(pod.object(), "spec", "tolerations");
         String best = null;
         BigDecimal bestScore = null;
         Map<String, Integer> reasons = new TreeMap<>();
@@ -237,7 +240,7 @@ final class Scheduler {
         int examined = 0;
         for (; examined < total && feasible < wanted; examined++) {
             StoredObject node = candidates.get((start + examined) % total);
-            List<String> why = filter(node, selector, requests);
+            List<String> why = filter(node, selector, tolerations, requests);
             if (!why.isEmpty()) {
                 why.forEach(r -> reasons.merge(r, 1, Integer::sum));
                 continue;
@@ -295,12 +298,22 @@ final class Scheduler {
     }
 
     /** Why the pod cannot go to the node (the first failing filter's reasons, as the framework reports). */
-    private List<String> filter(StoredObject node, JsonNode selector, Resources requests) {
+    private List<String> filter(StoredObject node, JsonNode selector, JsonNode tolerations, Resources requests) {
         NodeState state = nodeState(node);
         if (state.unschedulable) {
             return List.of("node(s) were unschedulable");
         }
+        for (JsonNode taint : node.object().path("spec").path("taints")) {
+            String effect = Json.text(taint, "effect");
+            if ((Tolerations.NO_SCHEDULE.equals(effect) || Tolerations.NO_EXECUTE.equals(effect))
+                    && !Tolerations.tolerated(tolerations, taint)) {
+                String value = Json.text(taint, "value");
+                return List.of("node(s) had untolerated taint {" + Json.text(taint, "key") + ": "
+                        + (value == null ? "" : value) + "}");
+            }
+        }
         if (!state.ready) {
+            // not tainted yet: the node lifecycle controller taints it on its next turn
             return List.of("node(s) had untolerated taint {node.kubernetes.io/not-ready: }");
         }
         if (selector != null && selector.isObject()) {

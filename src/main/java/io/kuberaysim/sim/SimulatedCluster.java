@@ -102,6 +102,8 @@ public final class SimulatedCluster {
         ChaosSimulation chaos = ChaosSimulation.install(manager, settings, seed, rayDashboard);
         new Kubelet(manager, settings, chaos.podRules(), chaos.crashes()).register(manager);
         new NodeLeases(manager).register(manager);
+        new NodeLifecycleController(manager).register(manager);
+        new TaintEviction(manager).register(manager);
         new JobController(manager).register(manager);
     }
 

@@ -195,7 +195,7 @@ class RunCommandTest {
                   - expect: {kind: Pod, name: small-worker-g-0, jsonPath: .spec.nodeName, equals: sim-node-0}
                   - fault: {type: cordonNode, name: sim-node-1}
                   - fault: {type: nodeNotReady, name: sim-node-0}
-                  - advance: 1s
+                  - advance: 301s
                   - waitFor: {kind: RayCluster, name: small, jsonPath: .status.readyWorkerReplicas, equals: 1, timeout: 1m}
                   - expect: {kind: Pod, name: small-worker-g-0, jsonPath: .spec.nodeName, matches: "sim-node-[23]"}
                   - expect: {kind: Node, name: sim-node-1, jsonPath: .spec.unschedulable, equals: true}

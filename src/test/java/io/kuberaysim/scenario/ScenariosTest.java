@@ -63,8 +63,8 @@ class ScenariosTest {
                     "Scenario chaos-worker-churn: PASSED (2 expectations, 0 failed; 68.0 s virtual)"),
             "chaos-node-loss-during-upgrade.yaml", List.of(
                     "[  11.4s] fault: made Node sim-node-2 NotReady for 7.79s (schedule lose-nodes)",
-                    "[  98.0s] step 12 (line 41) invariants hold (continuous and settled)",
-                    "Scenario chaos-node-loss-during-upgrade: PASSED (1 expectations, 0 failed; 98.0 s virtual)"),
+                    "[  82.0s] step 12 (line 42) invariants hold (continuous and settled)",
+                    "Scenario chaos-node-loss-during-upgrade: PASSED (1 expectations, 0 failed; 82.0 s virtual)"),
             "chaos-api-conflicts-while-scaling.yaml", List.of(
                     "[  12.0s] fault: failing 60% of the operator's API writes with 409 for 10s (schedule "
                             + "api-conflicts)",

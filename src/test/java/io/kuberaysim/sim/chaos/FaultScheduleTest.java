@@ -117,7 +117,7 @@ class FaultScheduleTest {
     }
 
     @Test
-    void nodeNotReadyForADurationFailsItsPodsThenTheNodeIsReadyAgain() {
+    void nodeNotReadyForADurationTaintsItAndItsPodsAreNotReadyUntilItIsReadyAgain() {
         try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.PODS, "default", pod("a", "", "", "Always"));
             h.advance(Duration.ofSeconds(3));
@@ -130,10 +130,16 @@ class FaultScheduleTest {
                     """.formatted(node)));
             h.advance(Duration.ofSeconds(2));
             assertThat(ready(h, node)).isEqualTo("Unknown");
-            assertThat(Json.text(h.client().get(ResourceTypes.PODS, "default", "a").object(), "status", "reason"))
-                    .isEqualTo("NodeLost");
+            assertThat(h.client().get(ResourceTypes.NODES, null, node).object().path("spec").path("taints").toString())
+                    .contains("node.kubernetes.io/unreachable");
+            JsonNode a = h.client().get(ResourceTypes.PODS, "default", "a").object();
+            assertThat(Json.text(a, "status", "phase")).isEqualTo("Running");
+            assertThat(a.path("status").path("conditions").toString()).contains("{\"type\":\"Ready\",\"status\":\"False\"");
             h.advance(Duration.ofSeconds(30));
             assertThat(ready(h, node)).isEqualTo("True");
+            assertThat(h.client().get(ResourceTypes.NODES, null, node).object().path("spec").has("taints")).isFalse();
+            a = h.client().get(ResourceTypes.PODS, "default", "a").object();
+            assertThat(a.path("status").path("conditions").toString()).contains("{\"type\":\"Ready\",\"status\":\"True\"");
         }
     }
 

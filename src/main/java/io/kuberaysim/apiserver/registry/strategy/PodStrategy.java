@@ -22,8 +22,9 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * core/v1 Pod: Pending on create, graceful deletion for scheduled running Pods (the simulated kubelet ends
- * them), a spec that is immutable but for images and the scheduler's binding, and pod field selectors.
+ * core/v1 Pod: Pending on create, the not-ready/unreachable tolerations of DefaultTolerationSeconds, graceful
+ * deletion for scheduled running Pods (the simulated kubelet ends them), a spec that is immutable but for images and
+ * the scheduler's binding, and pod field selectors.
  */
 public final class PodStrategy implements ResourceStrategy {
     private static final Map<String, Function<JsonNode, String>> FIELDS;
@@ -64,6 +65,7 @@ public final class PodStrategy implements ResourceStrategy {
     @Override
     public void prepareForCreate(ObjectNode object, Instant now) {
         PodTemplateRules.applyDefaults(Json.child(object, "spec"));
+        DefaultTolerationSeconds.apply(Json.child(object, "spec"));
         ObjectNode status = Json.child(object, "status");
         status.put("phase", "Pending");
         status.put("qosClass", qosClass(object.get("spec")));
@@ -104,6 +106,7 @@ public final class PodStrategy implements ResourceStrategy {
         JsonNode spec = object.get("spec");
         if (spec instanceof ObjectNode s) {
             PodTemplateRules.applyDefaults(s);
+            DefaultTolerationSeconds.apply(s);
         }
     }
 
