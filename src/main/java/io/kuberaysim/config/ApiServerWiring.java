@@ -6,6 +6,7 @@ import io.kuberaysim.api.ray.RayCluster;
 import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayService;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
+import io.kuberaysim.apiserver.registry.IdentityStreams;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.registry.strategy.ConfigMapStrategy;
@@ -27,7 +28,6 @@ import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.controller.runtime.clock.Clock;
 import tools.jackson.databind.node.ObjectNode;
 import java.util.List;
-import java.util.Random;
 
 /**
  * The API server's composition without Spring: the registry with every served resource's strategy. The Spring
@@ -48,7 +48,7 @@ public final class ApiServerWiring {
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
                 new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47),
                 new PodLifecycleRuleStrategy(), new NodeLifecycleRuleStrategy(), new FaultScheduleStrategy());
-        Random random = props.virtual() ? new Random(props.seed()) : new Random();
+        IdentityStreams random = props.virtual() ? IdentityStreams.seeded(props.seed()) : IdentityStreams.unseeded();
         GenericRegistry registry = new GenericRegistry(store, strategies, clock, random);
         for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
             if (store.get(ResourceTypes.NAMESPACES, null, ns) != null) {

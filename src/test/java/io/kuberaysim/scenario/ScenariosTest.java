@@ -46,8 +46,8 @@ class ScenariosTest {
                     "[  27.0s] updated RayJob flaky-job status deployment=Failed job=FAILED",
                     "Scenario rayjob-retries: PASSED (6 expectations, 0 failed; 27.0 s virtual)"),
             "rayservice-failed-upgrade.yaml", List.of(
-                    "[  10.0s] created RayCluster rayservice-sample-jr8st",
-                    "[  12.0s] updated RayCluster rayservice-sample-jr8st status ready=1/1 state=ready",
+                    "[  10.0s] created RayCluster rayservice-sample-jn4sf",
+                    "[  12.0s] updated RayCluster rayservice-sample-jn4sf status ready=1/1 state=ready",
                     "Scenario rayservice-failed-upgrade: PASSED (8 expectations, 0 failed; 130.0 s virtual)"),
             "autoscaler.yaml", List.of(
                     "[   2.0s] updated RayCluster autoscaled spec small-wg.replicas=4",
@@ -56,20 +56,20 @@ class ScenariosTest {
                     "[  31.0s] updated RayCluster autoscaled status ready=1/1 state=ready",
                     "Scenario autoscaler: PASSED (6 expectations, 0 failed; 31.0 s virtual)"),
             "chaos-worker-churn.yaml", List.of(
-                    "[   9.1s] fault: crashed the containers of Pod churn-job-ngtjh-worker-cpu-1 with exit code 137 "
+                    "[  11.0s] fault: deleted Pod churn-job-ngtjh-worker-cpu-1 (schedule kill-workers)",
+                    "[  12.8s] fault: crashed the containers of Pod churn-job-ngtjh-worker-cpu-0 with exit code 137 "
                             + "(schedule crash-workers)",
-                    "[  10.2s] fault: deleted Pod churn-job-ngtjh-worker-cpu-1 (schedule kill-workers)",
-                    "[  68.0s] step 9 (line 69) invariants hold (continuous and settled)",
-                    "Scenario chaos-worker-churn: PASSED (2 expectations, 0 failed; 68.0 s virtual)"),
+                    "[  67.0s] step 9 (line 69) invariants hold (continuous and settled)",
+                    "Scenario chaos-worker-churn: PASSED (2 expectations, 0 failed; 67.0 s virtual)"),
             "chaos-node-loss-during-upgrade.yaml", List.of(
-                    "[  11.4s] fault: made Node sim-node-2 NotReady for 7.79s (schedule lose-nodes)",
-                    "[  82.0s] step 12 (line 42) invariants hold (continuous and settled)",
-                    "Scenario chaos-node-loss-during-upgrade: PASSED (1 expectations, 0 failed; 82.0 s virtual)"),
+                    "[  12.1s] fault: made Node sim-node-0 NotReady for 12.985s (schedule lose-nodes)",
+                    "[  86.0s] step 12 (line 42) invariants hold (continuous and settled)",
+                    "Scenario chaos-node-loss-during-upgrade: PASSED (1 expectations, 0 failed; 86.0 s virtual)"),
             "chaos-api-conflicts-while-scaling.yaml", List.of(
                     "[  12.0s] fault: failing 60% of the operator's API writes with 409 for 10s (schedule "
                             + "api-conflicts)",
-                    "[  43.0s] step 11 (line 35) invariants hold (continuous and settled)",
-                    "Scenario chaos-api-conflicts-while-scaling: PASSED (1 expectations, 0 failed; 43.0 s virtual)"));
+                    "[  40.0s] step 11 (line 35) invariants hold (continuous and settled)",
+                    "Scenario chaos-api-conflicts-while-scaling: PASSED (1 expectations, 0 failed; 40.0 s virtual)"));
 
     static Stream<String> scenarios() throws IOException {
         try (Stream<Path> files = Files.list(Path.of("scenarios"))) {

@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * The create/update/patch/delete pipeline shared by every resource, as kube-apiserver's generic registry
@@ -42,7 +41,7 @@ public final class GenericRegistry {
     private final ObjectStore store;
     private final Map<ResourceType, ResourceStrategy> strategies;
     private final Clock clock;
-    private final Supplier<java.util.random.RandomGenerator> random;
+    private final IdentityStreams random;
     private final SchemaCheck schemaCheck = new SchemaCheck();
     private final UpdateStrategy mainUpdates = new MainUpdateStrategy(schemaCheck);
     private final UpdateStrategy statusUpdates = new StatusUpdateStrategy(schemaCheck);
@@ -50,13 +49,13 @@ public final class GenericRegistry {
     private final Map<ResourceType, FieldManager> fieldManagers;
 
     public GenericRegistry(ObjectStore store, List<ResourceStrategy> strategies, Clock clock,
-                           java.util.random.RandomGenerator random) {
+                           IdentityStreams random) {
         this.store = store;
         Map<ResourceType, ResourceStrategy> m = new java.util.LinkedHashMap<>();
         strategies.forEach(s -> m.put(s.type(), s));
         this.strategies = Map.copyOf(m);
         this.clock = clock;
-        this.random = () -> random;
+        this.random = random;
         this.reader = new ResourceReader(store, this.strategies, clock);
         Map<ResourceType, FieldManager> f = new java.util.HashMap<>();
         this.strategies.forEach((t, s) -> f.put(t, new FieldManager(t, s.mergeKeys())));
@@ -135,7 +134,7 @@ public final class GenericRegistry {
         } else {
             meta.remove("namespace");
         }
-        meta.put("uid", newUid());
+        meta.put("uid", newUid(type == ResourceTypes.EVENTS ? random.eventUids() : random.uids()));
         meta.put("creationTimestamp", Timestamps.seconds(clock.now()));
         meta.remove("resourceVersion");
         meta.remove("deletionTimestamp");
@@ -280,14 +279,13 @@ public final class GenericRegistry {
     }
 
     private String generateName(String prefix) {
-        java.util.random.RandomGenerator r = random.get();
+        java.util.random.RandomGenerator r = random.names();
         synchronized (r) {
             return NameValidation.generateName(prefix, r);
         }
     }
 
-    private String newUid() {
-        java.util.random.RandomGenerator r = random.get();
+    private static String newUid(java.util.random.RandomGenerator r) {
         long hi;
         long lo;
         synchronized (r) {

@@ -16,7 +16,6 @@ import tools.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 import static io.kuberaysim.api.ResourceTypes.CONFIGMAPS;
 import static io.kuberaysim.api.ResourceTypes.EVENTS;
@@ -39,7 +38,7 @@ class ObjectExpiryTest {
 
     private GenericRegistry registry(Duration eventTtl) {
         GenericRegistry r = new GenericRegistry(new InMemoryObjectStore(10_000), List.of(new NamespaceStrategy(),
-                new EventStrategy(eventTtl), new ConfigMapStrategy()), clock, new Random(1));
+                new EventStrategy(eventTtl), new ConfigMapStrategy()), clock, IdentityStreams.seeded(1));
         ObjectNode ns = Json.object();
         ns.putObject("metadata").put("name", "default");
         r.create(NAMESPACES, null, ns, WriteOptions.DEFAULT);
