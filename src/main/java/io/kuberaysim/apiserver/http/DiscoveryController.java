@@ -49,7 +49,8 @@ class DiscoveryController {
         return json(body);
     }
 
-    @GetMapping("/apis")
+    /** {@code /apis/} too: kube-aggregator serves the group list on both (its apis handler is mounted twice). */
+    @GetMapping({"/apis", "/apis/"})
     ResponseEntity<byte[]> groups(HttpServletRequest req) {
         if (wantsAggregated(req)) {
             return aggregated(groups(false));
