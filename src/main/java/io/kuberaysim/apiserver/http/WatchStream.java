@@ -329,7 +329,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
                 finalLine = null;
                 out.write(last);
             }
-            finish();
+            close();
             return;
         }
         while (true) {
@@ -361,7 +361,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
             }
         }
         if (ending && queue.isEmpty()) {
-            finish();
+            close();
         }
     }
 
@@ -458,13 +458,6 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         stopWriting();
     }
 
-    private void finish() {
-        closed = true;
-        queue.clear();
-        release();
-        complete();
-    }
-
     /** Completes the asynchronous request, once. */
     private void complete() {
         AsyncContext ctx = async;
@@ -486,11 +479,11 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         if (ConnectionCutter.cut(async.getResponse())) {
             stopWriting(); // the container reports the cut to onError(AsyncEvent), which completes the request
         } else {
-            finish();
+            close();
         }
     }
 
-    /** The response cannot be written any more (the client left, a write failed or timed out). */
+    /** Nothing more is written and the response is completed: the body ended, or it cannot be written any more. */
     private void close() {
         stopWriting();
         complete();
