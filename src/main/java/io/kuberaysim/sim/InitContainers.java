@@ -94,13 +94,22 @@ final class InitContainers {
         int i = 0;
         for (JsonNode c : of(pod)) {
             ObjectNode s = out.addObject();
-            s.put("name", Json.text(c, "name")).put("image", Json.text(c, "image"));
+            String name = Json.text(c, "name");
+            String image = Json.text(c, "image");
+            boolean ran = i < done || (i == done && started);
+            // the kubelet always reports imageID (empty until pulled), and a containerID once the container exists
+            s.put("name", name).put("image", image).put("imageID", ran ? ContainerIdentities.imageId(image) : "");
+            String containerId = ran ? ContainerIdentities.containerId(pod.uid(), name, 0) : null;
+            if (containerId != null) {
+                s.put("containerID", containerId);
+            }
             ObjectNode state = s.putObject("state");
             if (i < done) {
                 state.putObject("terminated").put("exitCode", 0).put("reason", "Completed")
-                        .put("startedAt", ts(startedAt)).put("finishedAt", ts(finishedAt));
+                        .put("startedAt", ts(startedAt)).put("finishedAt", ts(finishedAt))
+                        .put("containerID", containerId);
                 s.put("ready", true).put("restartCount", 0).put("started", false);
-            } else if (i == done && started) {
+            } else if (ran) {
                 state.putObject("running").put("startedAt", ts(startedAt));
                 s.put("ready", false).put("restartCount", 0).put("started", true);
             } else {

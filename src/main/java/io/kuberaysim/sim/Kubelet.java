@@ -215,7 +215,7 @@ final class Kubelet {
         ObjectNode lastState = Json.object();
         lastState.putObject("terminated").put("exitCode", exitCode).put("reason", exitCode == 0 ? "Completed" : "Error")
                 .put("startedAt", ts(runningSince)).put("finishedAt", ts(now))
-                .put("containerID", containerId(pod, 0));
+                .put("containerID", ContainerIdentities.containerId(pod.uid(), Json.text(cs, "name"), restarts));
         if (restart) {
             RestartBackOff backOff = backOffs.get(pod.uid());
             if (backOff == null || backOff.expiredAt(now)) {
@@ -380,11 +380,6 @@ final class Kubelet {
         return pod.object().path("status").path("containerStatuses").path(0);
     }
 
-    private static String containerId(StoredObject pod, int restart) {
-        return "containerd://" + String.format("%064x", new java.math.BigInteger(1,
-                (pod.uid() + "/" + restart).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                .substring(0, 64);
-    }
 
     private ObjectNode base(StoredObject pod, String hostIp, Instant scheduledAt) {
         ObjectNode status = Json.object();
@@ -504,8 +499,8 @@ final class Kubelet {
         for (JsonNode c : pod.object().path("spec").path("containers")) {
             ObjectNode s = statuses.addObject();
             s.put("name", Json.text(c, "name")).put("image", Json.text(c, "image"))
-                    .put("imageID", imageId(Json.text(c, "image")))
-                    .put("containerID", containerId(pod, restartCount))
+                    .put("imageID", ContainerIdentities.imageId(Json.text(c, "image")))
+                    .put("containerID", ContainerIdentities.containerId(pod.uid(), Json.text(c, "name"), restartCount))
                     .put("ready", ready).put("restartCount", restartCount).put("started", true);
             s.putObject("state").putObject("running").put("startedAt", ts(startedAt));
             s.set("lastState", lastState == null ? Json.object() : lastState.deepCopy());
@@ -532,23 +527,18 @@ final class Kubelet {
             int restarts = previous.path(i++).path("restartCount").asInt(0);
             ObjectNode s = statuses.addObject();
             s.put("name", Json.text(c, "name")).put("image", Json.text(c, "image"))
-                    .put("imageID", imageId(Json.text(c, "image")))
-                    .put("containerID", containerId(pod, restarts))
+                    .put("imageID", ContainerIdentities.imageId(Json.text(c, "image")))
+                    .put("containerID", ContainerIdentities.containerId(pod.uid(), Json.text(c, "name"), restarts))
                     .put("ready", false).put("restartCount", restarts).put("started", false);
             s.putObject("state").putObject("terminated").put("exitCode", exitCode)
                     .put("reason", exitCode == 0 ? "Completed" : "Error")
                     .put("startedAt", ts(runningSince)).put("finishedAt", ts(now))
-                    .put("containerID", containerId(pod, restarts));
+                    .put("containerID", ContainerIdentities.containerId(pod.uid(), Json.text(c, "name"), restarts));
             s.putObject("lastState");
         }
         return status;
     }
 
-    private static String imageId(String image) {
-        String repo = image == null ? "unknown" : image.split("[:@]", 2)[0];
-        return repo + "@sha256:" + String.format("%064x", new java.math.BigInteger(1,
-                String.valueOf(image).getBytes(java.nio.charset.StandardCharsets.UTF_8))).substring(0, 64);
-    }
 
     /**
      * PUT of the Pod's status: only the status and the resourceVersion precondition count on the status subresource,
