@@ -44,9 +44,9 @@ public final class ApiServerWiring {
                 new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(),
                 new ServiceAccountStrategy(), new JobStrategy(), new LeaseStrategy(), new RoleStrategy(),
                 new RoleBindingStrategy(),
-                new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53),
-                new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema(), 47),
-                new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema(), 47),
+                new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema()),
+                new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema()),
+                new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema()),
                 new PodLifecycleRuleStrategy(), new NodeLifecycleRuleStrategy(), new FaultScheduleStrategy());
         IdentityStreams random = props.virtual() ? IdentityStreams.seeded(props.seed()) : IdentityStreams.unseeded();
         GenericRegistry registry = new GenericRegistry(store, strategies, clock, random);

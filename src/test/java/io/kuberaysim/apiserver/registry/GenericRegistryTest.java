@@ -167,11 +167,16 @@ class GenericRegistryTest {
         assertThat(ns.getMessage()).isEqualTo("namespaces \"nope\" not found");
 
         ObjectNode longName = TestCluster.yaml(RAYCLUSTER);
-        ((ObjectNode) longName.get("metadata")).put("name", "a".repeat(54));
+        ((ObjectNode) longName.get("metadata")).put("name", "a".repeat(254));
         ApiException tooLong = api(() -> registry.create(RAYCLUSTERS, "default", longName, WriteOptions.DEFAULT));
         assertThat(tooLong.code()).isEqualTo(422);
-        assertThat(tooLong.getMessage()).contains("metadata.name: Invalid value: \"" + "a".repeat(54)
-                + "\": must be no more than 53 characters");
+        assertThat(tooLong.getMessage()).contains("metadata.name: Invalid value: \"" + "a".repeat(254)
+                + "\": must be no more than 253 characters");
+        // a custom resource's name is a DNS-1123 subdomain: KubeRay's own limits are its controllers' to report
+        ObjectNode kubeRayRefuses = TestCluster.yaml(RAYCLUSTER);
+        ((ObjectNode) kubeRayRefuses.get("metadata")).put("name", "1.example-" + "a".repeat(50));
+        assertThat(registry.create(RAYCLUSTERS, "default", kubeRayRefuses, WriteOptions.DEFAULT).object().name())
+                .startsWith("1.example-");
 
         ObjectNode badNs = TestCluster.yaml(RAYCLUSTER);
         ((ObjectNode) badNs.get("metadata")).put("namespace", "other");

@@ -5,7 +5,6 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.schema.Schema;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
-import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.apiserver.validation.QuantityFormat;
 import io.kuberaysim.apiserver.validation.TypedDecoding;
 import tools.jackson.databind.JsonNode;
@@ -15,19 +14,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A KubeRay custom resource: structural schema from the project's model types, the status subresource,
- * and KubeRay's name rules (DNS-1035 label, at most 53 characters for RayCluster and 47 for RayJob and
- * RayService, so derived names such as {@code <name>-serve-svc} stay valid).
+ * A KubeRay custom resource: structural schema from the project's model types and the status subresource. Names are
+ * checked as kube-apiserver checks every custom resource's (a DNS-1123 subdomain); KubeRay's stricter rules (a
+ * DNS-1035 label of at most 53 or 47 characters) are its controllers', which refuse such an object with a Warning
+ * event, since the operator is installed without its optional admission webhook.
  */
 public final class CustomResourceStrategy implements ResourceStrategy {
     private final ResourceType type;
     private final Schema schema;
-    private final int maxNameLength;
 
-    public CustomResourceStrategy(ResourceType type, Schema schema, int maxNameLength) {
+    public CustomResourceStrategy(ResourceType type, Schema schema) {
         this.type = type;
         this.schema = schema;
-        this.maxNameLength = maxNameLength;
     }
 
     @Override
@@ -125,14 +123,5 @@ public final class CustomResourceStrategy implements ResourceStrategy {
         }
         return value.isObject() ? "object" : value.isArray() ? "array" : value.isString() ? "string"
                 : value.isBoolean() ? "boolean" : value.isIntegralNumber() ? "integer" : "number";
-    }
-
-    @Override
-    public List<String> validateName(String name) {
-        List<String> errors = new ArrayList<>(NameValidation.isDns1035Label(name));
-        if (name.length() > maxNameLength && errors.stream().noneMatch(e -> e.startsWith("must be no more"))) {
-            errors.add("must be no more than " + maxNameLength + " characters");
-        }
-        return errors;
     }
 }

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The Pod templates embedded in KubeRay's resources: checked on create, and on update where they changed. */
 class CustomResourceStrategyTest {
     private static final CustomResourceStrategy RAYCLUSTERS =
-            new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema(), 53);
+            new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema());
 
     private static ObjectNode cluster(String workerCpu) {
         return (ObjectNode) Json.MAPPER.readTree("""

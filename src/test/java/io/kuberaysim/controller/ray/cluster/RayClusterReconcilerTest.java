@@ -385,6 +385,29 @@ class RayClusterReconcilerTest {
         assertThat(podNames("demo")).isNotEmpty();
     }
 
+    // raycluster_controller.go Reconcile: ValidateRayClusterMetadata. The API takes any DNS-1123 subdomain as a
+    // custom resource's name (KubeRay's admission webhook is optional); the operator refuses the rest with an event.
+    @Test
+    void namesKubeRayRefusesAreStoredAndGetAWarningInsteadOfPods() {
+        String tooLong = "a".repeat(54);
+        for (String name : List.of("1abc", "with.dot", tooLong)) {
+            h.create(ResourceTypes.RAYCLUSTERS, NS, cluster(name, 1, 0, 4));
+        }
+        converge();
+        List<String> messages = events("InvalidRayClusterMetadata").stream()
+                .peek(e -> assertThat(Json.text(e, "type")).isEqualTo("Warning"))
+                .map(e -> Json.text(e, "message")).toList();
+        assertThat(messages).anyMatch(m -> m.startsWith("The RayCluster metadata is invalid default/1abc: "
+                + "RayCluster name should be a valid DNS1035 label: [a DNS-1035 label must consist of lower case"));
+        assertThat(messages).anyMatch(m -> m.startsWith("The RayCluster metadata is invalid default/with.dot: "));
+        assertThat(messages).contains("The RayCluster metadata is invalid default/" + tooLong
+                + ": RayCluster name should be no more than 53 characters");
+        for (String name : List.of("1abc", "with.dot", tooLong)) {
+            assertThat(podNames(name)).as(name).isEmpty();
+        }
+        assertThat(client.list(ResourceTypes.SERVICES, NS, null)).isEmpty();
+    }
+
     // RC reconcilePods step 5: with 0 head Pods the head is created again (CreatedHeadPod).
     @Test
     void deletedHeadIsRecreated() {

@@ -459,6 +459,18 @@ class RayJobReconcilerTest {
         assertThat(status("bad2").message()).contains("not allowed to be suspended");
     }
 
+    // The API stores any DNS-1123 subdomain as a custom resource's name; the RayJob controller refuses the rest.
+    @Test
+    void aNameKubeRayRefusesIsStoredAndFailsValidationWithoutACluster() {
+        create("1job", null, "");
+        RayJobStatus st = status("1job");
+        assertThat(st.jobDeploymentStatus()).isEqualTo("ValidationFailed");
+        assertThat(st.message()).startsWith("The RayJob metadata is invalid: RayJob name should be a valid DNS1035 label");
+        assertThat(events("InvalidRayJobMetadata")).isNotEmpty().allMatch(e -> e.startsWith("Warning default/1job: "));
+        h.advance(Duration.ofSeconds(10));
+        assertThat(h.client().list(ResourceTypes.RAYCLUSTERS, "default", null)).isEmpty();
+    }
+
     @Test
     void nameChecksFollowKubeRay() {
         assertThat(RayJobValidation.metadata("a".repeat(48))).isEqualTo(

@@ -405,6 +405,20 @@ class RayServiceReconcilerTest {
         assertThat(h.client().list(ResourceTypes.PODS, NS, null)).isEmpty();
     }
 
+    // The API stores any DNS-1123 subdomain as a custom resource's name; the RayService controller refuses the rest.
+    @Test
+    void aNameKubeRayRefusesIsReportedAsValidationFailed() {
+        h.create(ResourceTypes.RAYSERVICES, NS, manifest(null, null).replace("  name: svc\n", "  name: svc.v2\n"));
+        h.advance(Duration.ofSeconds(3));
+        RayServiceStatuses s = KubeClient.read(h.client().get(ResourceTypes.RAYSERVICES, NS, "svc.v2").object(),
+                RayService.class).status();
+        assertThat(s.condition(RayServiceConditions.READY).reason()).isEqualTo(RayServiceConditions.VALIDATION_FAILED);
+        assertThat(s.condition(RayServiceConditions.READY).message()).startsWith(
+                "The RayService metadata is invalid: RayService name should be a valid DNS1035 label");
+        assertThat(clusters()).isEmpty();
+        assertThat(eventReasons()).contains("InvalidRayServiceMetadata");
+    }
+
     @Test
     void invalidSpecIsReportedAsValidationFailed() {
         String manifest = manifest(null, null).replace("    headGroupSpec:\n",
