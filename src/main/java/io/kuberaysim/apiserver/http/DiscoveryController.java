@@ -35,7 +35,12 @@ class DiscoveryController {
     private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
     private static final List<String> CREATE_ONLY = List.of("create");
 
-    @GetMapping("/api")
+    /**
+     * Discovery paths answer with and without a trailing slash: kube-apiserver's router (go-restful 3.11) trims it,
+     * and typed clients generated from its OpenAPI document (the Python client's {@code CoreApi}) ask for
+     * {@code /api/}.
+     */
+    @GetMapping({"/api", "/api/"})
     ResponseEntity<byte[]> core(HttpServletRequest req) {
         if (wantsAggregated(req)) {
             return aggregated(groups(true));
@@ -63,7 +68,7 @@ class DiscoveryController {
         return json(body);
     }
 
-    @GetMapping("/apis/{group}")
+    @GetMapping({"/apis/{group}", "/apis/{group}/"})
     ResponseEntity<byte[]> group(@PathVariable String group) {
         Set<String> versions = groups(false).get(group);
         if (versions == null) {
@@ -75,12 +80,12 @@ class DiscoveryController {
         return json(body);
     }
 
-    @GetMapping("/api/v1")
+    @GetMapping({"/api/v1", "/api/v1/"})
     ResponseEntity<byte[]> coreResources() {
         return json(resourceList("", "v1"));
     }
 
-    @GetMapping("/apis/{group}/{version}")
+    @GetMapping({"/apis/{group}/{version}", "/apis/{group}/{version}/"})
     ResponseEntity<byte[]> groupResources(@PathVariable String group, @PathVariable String version) {
         Set<String> versions = groups(false).get(group);
         if (versions == null || !versions.contains(version)) {

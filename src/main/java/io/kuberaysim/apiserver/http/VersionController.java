@@ -11,13 +11,14 @@ import java.util.List;
 
 /**
  * {@code /version}: the Kubernetes version this server imitates. The kubectl on these machines is a dispatcher
- * that runs the bundled kubectl matching the server's minor version, so this answers 1.32.
+ * that runs the bundled kubectl matching the server's minor version, so this answers 1.32. {@code /version/} too:
+ * kube-apiserver's router trims the slash, and the typed clients' {@code VersionApi} ask for that form.
  */
 @RestController
 class VersionController {
     static final String GIT_VERSION = "v1.32.0";
 
-    @GetMapping("/version")
+    @GetMapping({"/version", "/version/"})
     ResponseEntity<byte[]> version() {
         ObjectNode v = Json.object();
         v.put("major", "1");

@@ -15,10 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * Root paths with a trailing slash, answered as kube-apiserver 1.32 answers them: {@code /apis/} is the group list
- * (kube-aggregator mounts its handler on both forms); {@code /version/} (go-restful's router keeps the empty last
- * segment, so the {@code /version} route does not match) and the health and OpenAPI v2 paths (registered without
- * the slash) are the NotFound Status.
+ * Root paths with a trailing slash, answered as kube-apiserver 1.32 answers them: {@code /version/} and the discovery
+ * paths as without the slash (go-restful 3.11, kube's router, trims a trailing slash by default; kube-aggregator
+ * mounts its {@code /apis} handler on both forms; the custom-resource discovery handler trims it too), which is what
+ * the typed clients' {@code VersionApi} and {@code CoreApi} ask for; the health and OpenAPI v2 paths (plain muxer
+ * routes registered without the slash) are the NotFound Status.
  */
 @SpringBootTest(properties = "kuberay-sim.controllers=false")
 @AutoConfigureMockMvc
@@ -27,18 +28,25 @@ class TrailingSlashHttpIT {
     MockMvc mvc;
 
     @Test
-    void apisWithASlashIsTheGroupList() throws Exception {
-        MvcResult plain = mvc.perform(get("/apis")).andReturn();
-        MvcResult slash = mvc.perform(get("/apis/")).andReturn();
-        assertThat(slash.getResponse().getStatus()).isEqualTo(200);
-        assertThat(slash.getResponse().getContentAsString()).isEqualTo(plain.getResponse().getContentAsString());
-        assertThat(Json.MAPPER.readTree(slash.getResponse().getContentAsString()).get("kind").asString())
-                .isEqualTo("APIGroupList");
+    void versionAndDiscoveryWithASlashAnswerAsWithout() throws Exception {
+        for (String path : List.of("/version", "/api", "/api/v1", "/apis", "/apis/ray.io", "/apis/ray.io/v1",
+                "/apis/batch/v1")) {
+            MvcResult plain = mvc.perform(get(path)).andReturn();
+            MvcResult slash = mvc.perform(get(path + "/")).andReturn();
+            assertThat(slash.getResponse().getStatus()).as(path + "/").isEqualTo(200);
+            assertThat(slash.getResponse().getContentAsString()).as(path + "/")
+                    .isEqualTo(plain.getResponse().getContentAsString());
+        }
+        assertThat(Json.MAPPER.readTree(mvc.perform(get("/apis/")).andReturn().getResponse().getContentAsString())
+                .get("kind").asString()).isEqualTo("APIGroupList");
+        assertThat(Json.MAPPER.readTree(mvc.perform(get("/version/")).andReturn().getResponse().getContentAsString())
+                .get("gitVersion").asString()).isEqualTo("v1.32.0");
+        assertThat(mvc.perform(get("/apis/nope.io/")).andReturn().getResponse().getStatus()).isEqualTo(404);
     }
 
     @Test
     void theOtherRootPathsWithASlashAreNotFound() throws Exception {
-        for (String path : List.of("/version/", "/healthz/", "/livez/", "/readyz/", "/openapi/v2/")) {
+        for (String path : List.of("/healthz/", "/livez/", "/readyz/", "/openapi/v2/")) {
             MvcResult r = mvc.perform(get(path)).andReturn();
             assertThat(r.getResponse().getStatus()).as(path).isEqualTo(404);
             JsonNode status = Json.MAPPER.readTree(r.getResponse().getContentAsString());
