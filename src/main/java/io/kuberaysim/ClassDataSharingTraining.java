@@ -34,8 +34,11 @@ public final class ClassDataSharingTraining {
     }
 
     public static void main(String[] args) throws Exception {
+        // as KuberaySimApplication.main starts the server from the jar; the generated definitions are looked up by
+        // the main class's name
+        KuberaySimApplication.useAheadOfTimeDefinitionsWhenPackaged();
         ConfigurableApplicationContext context = new SpringApplicationBuilder(KuberaySimApplication.class)
-                .bannerMode(Banner.Mode.OFF).logStartupInfo(false)
+                .main(KuberaySimApplication.class).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
                 .run("--server.port=0", "--logging.level.root=ERROR");
         try {
             String port = context.getEnvironment().getProperty("local.server.port");

@@ -9,7 +9,6 @@ import io.kuberaysim.controller.runtime.clock.Clock;
 import io.kuberaysim.controller.ray.KubeRayOperator;
 import io.kuberaysim.sim.SimulatedCluster;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,22 +18,31 @@ import org.springframework.context.event.EventListener;
  * The controllers (when {@code kuberay-sim.controllers} is true, the default): one {@link ControllerManager} with
  * the KubeRay operator and the simulated cluster installed by {@link SimulatedCluster#withOperator}, as the test
  * harness installs them, started once the application is ready, or once this replica is elected leader.
+ * <p>
+ * With {@code kuberay-sim.controllers=false} every bean here is null (Spring registers no instance: injection points
+ * asking through {@link ObjectProvider} get none). The choice is made when the beans are created, not by a condition
+ * on the bean definitions, because the packaged jar runs with Spring's ahead-of-time bean definitions
+ * ({@code KuberaySimApplication}), which are fixed when the jar is built.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(prefix = "kuberay-sim", name = "controllers", havingValue = "true", matchIfMissing = true)
 class ControllerConfiguration {
 
     @Bean(destroyMethod = "close")
     ControllerManager controllerManager(GenericRegistry registry, Clock clock, SimProperties props,
             ObjectProvider<ControllerMetrics> metrics) {
+        if (!props.controllers()) {
+            return null; // a bare API server
+        }
         return new ControllerManager(registry, clock, props.reconcileConcurrency(),
                 metrics.getIfAvailable(() -> ControllerMetrics.NONE));
     }
 
     /** The cluster; its operator, nodes and controllers are installed by {@link ManagerStarter}. */
     @Bean
-    SimulatedCluster simulatedCluster(ControllerManager manager, SimProperties props) {
-        return new SimulatedCluster(manager, props.simulation(), props.operator().seed());
+    SimulatedCluster simulatedCluster(ObjectProvider<ControllerManager> manager, SimProperties props) {
+        ControllerManager controllers = manager.getIfAvailable();
+        return controllers == null ? null
+                : new SimulatedCluster(controllers, props.simulation(), props.operator().seed());
     }
 
     /**
@@ -42,18 +50,28 @@ class ControllerConfiguration {
      * {@code kube-system/kuberay-sim-controllers} Lease; otherwise this process, always.
      */
     @Bean(destroyMethod = "close")
-    LeaderElector leaderElector(KubeClient client, Clock clock, SimProperties props, ControllerManager manager) {
+    LeaderElector leaderElector(KubeClient client, Clock clock, SimProperties props,
+            ObjectProvider<ControllerManager> manager) {
+        ControllerManager controllers = manager.getIfAvailable();
+        if (controllers == null) {
+            return null;
+        }
         SimProperties.LeaderElectionProperties le = props.leaderElection();
         return new LeaderElector(client, clock, new LeaderElector.Settings("kube-system", "kuberay-sim-controllers",
-                le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod()), manager::start, manager::close);
+                le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod()), controllers::start,
+                controllers::close);
     }
 
     /** Starts the manager when the application is ready, after everything registered. */
     @Bean
-    ManagerStarter controllerManagerStarter(ControllerManager manager, SimulatedCluster cluster,
-            LeaderElector elector, SimProperties props) {
-        return new ManagerStarter(manager, cluster, props.operator(),
-                props.leaderElection().enabledFor(props) ? elector : null);
+    ManagerStarter controllerManagerStarter(ObjectProvider<ControllerManager> manager,
+            ObjectProvider<SimulatedCluster> cluster, ObjectProvider<LeaderElector> elector, SimProperties props) {
+        ControllerManager controllers = manager.getIfAvailable();
+        if (controllers == null) {
+            return null;
+        }
+        return new ManagerStarter(controllers, cluster.getObject(), props.operator(),
+                props.leaderElection().enabledFor(props) ? elector.getObject() : null);
     }
 
     /**

@@ -31,9 +31,10 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -42,6 +43,7 @@ import org.springframework.core.Ordered;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Health endpoints and Prometheus metrics: one Micrometer Prometheus registry holding kube-apiserver's request,
@@ -90,13 +92,18 @@ class ObservabilityConfiguration {
         return new ApiServerRequestMetrics(registry);
     }
 
-    /** Outermost, so every request is counted, those other filters turn away included. */
+    /**
+     * Outermost, so every request is counted, those other filters turn away included. Registered but not enabled with
+     * {@code kuberay-sim.metrics.requests=false}, decided at run time (the packaged jar's ahead-of-time bean
+     * definitions are fixed when it is built).
+     */
     @Bean
-    @ConditionalOnProperty(name = "kuberay-sim.metrics.requests", havingValue = "true", matchIfMissing = true)
-    FilterRegistrationBean<RequestMetricsFilter> requestMetricsFilter(ApiServerRequestMetrics metrics) {
+    FilterRegistrationBean<RequestMetricsFilter> requestMetricsFilter(ApiServerRequestMetrics metrics,
+            @Value("${kuberay-sim.metrics.requests:true}") boolean enabled) {
         FilterRegistrationBean<RequestMetricsFilter> bean = new FilterRegistrationBean<>(new RequestMetricsFilter(metrics));
         bean.setOrder(Ordered.HIGHEST_PRECEDENCE);
         bean.setDispatcherTypes(DispatcherType.REQUEST);
+        bean.setEnabled(enabled);
         return bean;
     }
 
@@ -143,38 +150,47 @@ class ObservabilityConfiguration {
         return new HealthChecks(healthz, livez, readyz);
     }
 
-    /** KubeRay's operator metrics and the simulated cluster's, when the operator runs. */
+    /**
+     * KubeRay's operator metrics and the simulated cluster's, when the operator runs (none, i.e. null beans, with
+     * {@code kuberay-sim.controllers=false}: see {@link ControllerConfiguration}).
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnProperty(name = "kuberay-sim.controllers", havingValue = "true", matchIfMissing = true)
     static class OperatorMetrics {
 
         @Bean
-        RayClusterMetrics rayClusterMetrics(ControllerManager manager, PrometheusMeterRegistry registry) {
-            RayClusterMetrics metrics = new RayClusterMetrics(manager);
-            registry.getPrometheusRegistry().register(metrics);
-            return metrics;
+        RayClusterMetrics rayClusterMetrics(ObjectProvider<ControllerManager> manager,
+                                            PrometheusMeterRegistry registry) {
+            return registered(manager, registry, RayClusterMetrics::new);
         }
 
         @Bean
-        RayJobMetrics rayJobMetrics(ControllerManager manager, PrometheusMeterRegistry registry) {
-            RayJobMetrics metrics = new RayJobMetrics(manager);
-            registry.getPrometheusRegistry().register(metrics);
-            return metrics;
+        RayJobMetrics rayJobMetrics(ObjectProvider<ControllerManager> manager, PrometheusMeterRegistry registry) {
+            return registered(manager, registry, RayJobMetrics::new);
         }
 
         @Bean
-        RayServiceMetrics rayServiceMetrics(ControllerManager manager, PrometheusMeterRegistry registry) {
-            RayServiceMetrics metrics = new RayServiceMetrics(manager);
-            registry.getPrometheusRegistry().register(metrics);
-            return metrics;
+        RayServiceMetrics rayServiceMetrics(ObjectProvider<ControllerManager> manager,
+                                            PrometheusMeterRegistry registry) {
+            return registered(manager, registry, RayServiceMetrics::new);
         }
 
         @Bean
-        SimulationMetrics simulationMetrics(ControllerManager manager, ObjectProvider<SimulatedCluster> cluster,
+        SimulationMetrics simulationMetrics(ObjectProvider<ControllerManager> manager,
+                                            ObjectProvider<SimulatedCluster> cluster,
                                             PrometheusMeterRegistry registry) {
             SimulatedCluster simulated = cluster.getIfAvailable();
-            SimulationMetrics metrics = new SimulationMetrics(manager,
-                    simulated == null ? null : simulated.rayDashboard().jobs());
+            return registered(manager, registry, m -> new SimulationMetrics(m,
+                    simulated == null ? null : simulated.rayDashboard().jobs()));
+        }
+
+        /** The collector registered with Prometheus, or null (no bean) without a controller manager. */
+        private static <C extends MultiCollector> C registered(ObjectProvider<ControllerManager> manager,
+                PrometheusMeterRegistry registry, Function<ControllerManager, C> collector) {
+            ControllerManager controllers = manager.getIfAvailable();
+            if (controllers == null) {
+                return null;
+            }
+            C metrics = collector.apply(controllers);
             registry.getPrometheusRegistry().register(metrics);
             return metrics;
         }

@@ -7,7 +7,6 @@ import io.kuberaysim.apiserver.storage.InMemoryObjectStore;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StorageUnavailableException;
 import io.kuberaysim.controller.runtime.clock.Clock;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -48,10 +47,15 @@ class StorageConfiguration {
         }
     }
 
-    /** etcd's history is compacted as kube-apiserver compacts it; the in-memory store bounds its own. */
+    /**
+     * etcd's history is compacted as kube-apiserver compacts it; the in-memory store bounds its own (null: no
+     * compactor). Chosen by the store built, not by a condition on the bean: the packaged jar's ahead-of-time bean
+     * definitions are fixed when it is built, and {@code kuberay-sim.storage} is given when it runs.
+     */
     @Bean(initMethod = "start", destroyMethod = "close")
-    @ConditionalOnProperty(name = "kuberay-sim.storage", havingValue = "etcd")
     EtcdCompactor etcdCompactor(ObjectStore store, Clock clock, SimProperties props) {
-        return new EtcdCompactor((EtcdObjectStore) store, clock, props.etcd().compactionInterval());
+        return store instanceof EtcdObjectStore etcd
+                ? new EtcdCompactor(etcd, clock, props.etcd().compactionInterval())
+                : null;
     }
 }

@@ -43,6 +43,19 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts the server with {@code --name=value} arguments (a free {@code server.port} is added). */
     public static ServerProcess start(String name, List<String> args) {
+        return start(name, List.of("-cp", System.getProperty("java.class.path"), KuberaySimApplication.class.getName()),
+                args);
+    }
+
+    /**
+     * Starts the server as {@code java -jar <jar>} starts it, e.g. the packaged jar with its ahead-of-time bean
+     * definitions, with {@code --name=value} arguments (a free {@code server.port} is added).
+     */
+    public static ServerProcess startJar(String name, Path jar, List<String> args) {
+        return start(name, List.of("-jar", jar.toString()), args);
+    }
+
+    private static ServerProcess start(String name, List<String> launch, List<String> args) {
         try {
             int port;
             try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -50,9 +63,9 @@ public final class ServerProcess implements AutoCloseable {
             }
             Path log = Files.createTempFile("server-" + name + "-", ".log");
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xshare:off", "-XX:TieredStopAtLevel=1", "-Xmx384m",
-                    "-cp", System.getProperty("java.class.path"), KuberaySimApplication.class.getName(),
-                    "--server.port=" + port, "--server.address=127.0.0.1"));
+                    "-Xshare:off", "-XX:TieredStopAtLevel=1", "-Xmx384m"));
+            cmd.addAll(launch);
+            cmd.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1"));
             cmd.addAll(args);
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             return new ServerProcess(name, port, log, p);
@@ -74,6 +87,19 @@ public final class ServerProcess implements AutoCloseable {
             return get("/readyz").statusCode() == 200;
         });
         return this;
+    }
+
+    /** Waits until the process has exited (e.g. refused its settings) and returns its exit code. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                fail(name + " still running after " + timeout.toSeconds() + "s:\n" + log());
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Kills the JVM at once (SIGKILL): no shutdown hook, no Lease release. */
