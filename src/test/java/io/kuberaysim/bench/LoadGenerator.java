@@ -21,8 +21,8 @@ final class LoadGenerator {
         HttpConnection.Request next(int worker, long seq);
     }
 
-    /** Completed requests per second, failures (non-2xx or I/O) and the first failure seen. */
-    record Result(double perSecond, long completed, long failures, String firstFailure) {
+    /** Completed requests per second over {@code seconds}, failures (non-2xx or I/O) and the first failure seen. */
+    record Result(double perSecond, long completed, double seconds, long failures, String firstFailure) {
     }
 
     static Result run(int port, int connections, Duration duration, RequestSource source) {
@@ -82,7 +82,7 @@ final class LoadGenerator {
             }
         }
         double seconds = (System.nanoTime() - bounds[0]) / 1e9;
-        return new Result(completed.get() / seconds, completed.get(), failures.get(), firstFailure.get());
+        return new Result(completed.get() / seconds, completed.get(), seconds, failures.get(), firstFailure.get());
     }
 
     /** Sends {@code count} requests over {@code connections} connections (for preloading), failing on any error. */
