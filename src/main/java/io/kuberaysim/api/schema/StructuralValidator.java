@@ -15,6 +15,9 @@ import tools.jackson.databind.node.ObjectNode;
  * drops {@code null} values of declared fields, prunes undeclared fields, applies defaults where the
  * enclosing object is present, then validates types, required fields, enums and minimums.
  * Values under {@code x-kubernetes-preserve-unknown-fields} without declared properties are kept verbatim.
+ * {@link #validate} leaves its input alone and answers a new tree; {@link #validateInPlace} prunes and defaults a
+ * tree its caller owns, without building a second one (a write's body is dropped once checked, so the copy was
+ * waste: ~40 % of the check's time on an HTTP create, with the defaults scan below).
  *
  * <p>Messages follow apiextensions-apiserver, e.g.
  * {@code Invalid value: "string": spec.replicas in body must be of type integer: "string"} (the "value"
@@ -37,50 +40,150 @@ public final class StructuralValidator {
      * status subresource: {@code basePath} (such as {@code "status"}) prefixes every reported path.
      */
     public static ValidationResult validate(JsonNode body, Schema schema, String basePath) {
-        Walk walk = new Walk();
-        JsonNode value = walk.process(body, schema, basePath == null ? "" : basePath);
+        return run(body, schema, basePath, false);
+    }
+
+    /**
+     * The same check, pruning and defaulting {@code body} itself, which is then the result's value: every node in
+     * it must be the caller's own, changeable and in it once (a freshly decoded or deep-copied tree). Parts of
+     * another form (stored, read-only trees) are checked as {@link #validate} does and replaced by the copy. The
+     * value, unknown fields and errors are those {@link #validate} gives for the same input.
+     */
+    public static ValidationResult validateInPlace(JsonNode body, Schema schema, String basePath) {
+        return run(body, schema, basePath, true);
+    }
+
+    private static ValidationResult run(JsonNode body, Schema schema, String basePath, boolean inPlace) {
+        Walk walk = new Walk(inPlace);
+        JsonNode value = walk.process(body, schema, FieldPath.root(basePath == null ? "" : basePath));
         // Sorted, as the apiserver sorts its unknown-field warnings, so output does not depend on key order.
         walk.unknown.sort(null);
         return new ValidationResult(value, walk.unknown, walk.errors);
+    }
+
+    /**
+     * Where a value is, rendered only when an error or an unknown field names it: a write's body has a few hundred
+     * fields and nearly always neither.
+     */
+    private static final class FieldPath {
+        private final FieldPath parent;
+        private final String name;
+        private final int index;
+
+        private FieldPath(FieldPath parent, String name, int index) {
+            this.parent = parent;
+            this.name = name;
+            this.index = index;
+        }
+
+        static FieldPath root(String base) {
+            return new FieldPath(null, base, -1);
+        }
+
+        FieldPath field(String fieldName) {
+            return new FieldPath(this, fieldName, -1);
+        }
+
+        FieldPath item(int i) {
+            return new FieldPath(this, null, i);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder out = new StringBuilder();
+            append(out);
+            return out.toString();
+        }
+
+        private void append(StringBuilder out) {
+            if (parent == null) {
+                out.append(name);
+                return;
+            }
+            parent.append(out);
+            if (name == null) {
+                out.append('[').append(index).append(']');
+            } else {
+                if (!out.isEmpty()) {
+                    out.append('.');
+                }
+                out.append(name);
+            }
+        }
+
+        /** {@code body} for the whole object, as the apiserver's messages say. */
+        String display() {
+            String p = toString();
+            return p.isEmpty() ? "body" : p;
+        }
     }
 
     /** Mutable state of one validation run. */
     private static final class Walk {
         final List<String> unknown = new ArrayList<>();
         final List<FieldError> errors = new ArrayList<>();
+        /** Whether the input is changed in place (containers of Jackson's own classes only) rather than copied. */
+        private final boolean inPlace;
 
-        JsonNode process(JsonNode value, Schema schema, String path) {
+        Walk(boolean inPlace) {
+            this.inPlace = inPlace;
+        }
+
+        JsonNode process(JsonNode value, Schema schema, FieldPath path) {
             if (!typeMatches(value, schema)) {
                 String actual = jsonType(value);
                 String expected = schema.intOrString() ? "integer,string" : schema.type().jsonName();
-                errors.add(FieldError.invalid(path, FieldError.quote(actual),
-                        displayPath(path) + " in body must be of type " + expected + ": " + FieldError.quote(actual)));
+                String field = path.toString();
+                errors.add(FieldError.invalid(field, FieldError.quote(actual),
+                        path.display() + " in body must be of type " + expected + ": " + FieldError.quote(actual)));
                 // The apiserver checks the enum independently of the type, so both errors appear.
                 if (!schema.enumValues().isEmpty() && value.isValueNode() && !value.isNull()) {
-                    errors.add(FieldError.notSupported(path, value, schema.enumValues()));
+                    errors.add(FieldError.notSupported(field, value, schema.enumValues()));
                 }
-                return value.deepCopy();
+                return changeable(value) ? value : value.deepCopy();
             }
             if (value.isObject()) {
                 return processObject((ObjectNode) value, schema, path);
             }
             if (value.isArray()) {
-                ArrayNode out = NODES.arrayNode();
-                for (int i = 0; i < value.size(); i++) {
-                    out.add(process(value.get(i), schema.items(), path + "[" + i + "]"));
-                }
-                return out;
+                return processArray((ArrayNode) value, schema, path);
             }
             checkScalar(value, schema, path);
             return value.deepCopy();
         }
 
-        private JsonNode processObject(ObjectNode value, Schema schema, String path) {
+        /** Whether {@code node} may be changed and kept: in place, and a container of Jackson's own classes. */
+        private boolean changeable(JsonNode node) {
+            return inPlace && (node.getClass() == ObjectNode.class || node.getClass() == ArrayNode.class);
+        }
+
+        private JsonNode processArray(ArrayNode value, Schema schema, FieldPath path) {
+            if (changeable(value)) {
+                for (int i = 0; i < value.size(); i++) {
+                    JsonNode item = value.get(i);
+                    JsonNode processed = process(item, schema.items(), path.item(i));
+                    if (processed != item) {
+                        value.set(i, processed);
+                    }
+                }
+                return value;
+            }
+            ArrayNode out = NODES.arrayNode();
+            for (int i = 0; i < value.size(); i++) {
+                out.add(process(value.get(i), schema.items(), path.item(i)));
+            }
+            return out;
+        }
+
+        private JsonNode processObject(ObjectNode value, Schema schema, FieldPath path) {
+            boolean own = changeable(value);
             if (schema.preserveUnknownFields() && schema.properties().isEmpty()
                     && schema.additionalProperties() == null) {
-                return value.deepCopy();
+                return own ? value : value.deepCopy();
             }
-            ObjectNode out = NODES.objectNode();
+            ObjectNode out = own ? value : NODES.objectNode();
+            List<String> dropped = null;
+            List<Map.Entry<String, JsonNode>> replaced = null;
             for (Map.Entry<String, JsonNode> field : value.properties()) {
                 String name = field.getKey();
                 JsonNode child = field.getValue();
@@ -88,51 +191,74 @@ public final class StructuralValidator {
                 if (declared == null) {
                     declared = schema.additionalProperties();
                 }
+                JsonNode kept;
                 if (declared != null) {
                     // CRD structural defaulting drops nulls of non-nullable fields before defaulting.
-                    if (!child.isNull()) {
-                        out.set(name, process(child, declared, join(path, name)));
-                    }
+                    kept = child.isNull() ? null : process(child, declared, path.field(name));
                 } else if (schema.preserveUnknownFields()) {
-                    out.set(name, child.deepCopy());
+                    kept = own && changeable(child) ? child : child.deepCopy();
                 } else {
-                    unknown.add(join(path, name));
+                    unknown.add(path.field(name).toString());
+                    kept = null;
+                }
+                if (!own) {
+                    if (kept != null) {
+                        out.set(name, kept);
+                    }
+                } else if (kept == null) {
+                    dropped = add(dropped, name);
+                } else if (kept != child) {
+                    replaced = add(replaced, Map.entry(name, kept));
                 }
             }
-            for (Map.Entry<String, Schema> property : schema.properties().entrySet()) {
+            // changed after the walk over the fields, not during it; a replaced field keeps its place
+            if (dropped != null) {
+                dropped.forEach(out::remove);
+            }
+            if (replaced != null) {
+                replaced.forEach(e -> out.set(e.getKey(), e.getValue()));
+            }
+            for (Map.Entry<String, Schema> property : schema.defaultedProperties()) {
                 Schema propertySchema = property.getValue();
-                if (!out.has(property.getKey()) && propertySchema.defaultValue() != null) {
-                    // Defaults are themselves defaulted below, as the apiserver recurses after inserting them.
-                    out.set(property.getKey(),
-                            process(propertySchema.defaultValue(), propertySchema, join(path, property.getKey())));
+                if (!out.has(property.getKey())) {
+                    // Defaults are themselves defaulted below, as the apiserver recurses after inserting them; the
+                    // schema's own default is never changed, so the in-place walk gets a copy of it.
+                    JsonNode defaultValue = inPlace ? propertySchema.defaultValue().deepCopy()
+                            : propertySchema.defaultValue();
+                    out.set(property.getKey(), process(defaultValue, propertySchema, path.field(property.getKey())));
                 }
             }
             for (String name : schema.required()) {
                 if (!out.has(name)) {
-                    errors.add(FieldError.required(join(path, name)));
+                    errors.add(FieldError.required(path.field(name).toString()));
                 }
             }
             return out;
         }
 
-        private void checkScalar(JsonNode value, Schema schema, String path) {
+        private static <T> List<T> add(List<T> list, T item) {
+            List<T> l = list == null ? new ArrayList<>() : list;
+            l.add(item);
+            return l;
+        }
+
+        private void checkScalar(JsonNode value, Schema schema, FieldPath path) {
             if (!schema.enumValues().isEmpty()
                     && !(value.isString() && schema.enumValues().contains(value.asString()))) {
-                errors.add(FieldError.notSupported(path, value, schema.enumValues()));
+                errors.add(FieldError.notSupported(path.toString(), value, schema.enumValues()));
             }
             if (schema.minimum() != null && value.isNumber()
                     && value.decimalValue().compareTo(BigDecimal.valueOf(schema.minimum())) < 0) {
-                errors.add(FieldError.invalid(path, FieldError.render(value),
-                        displayPath(path) + " in body should be greater than or equal to " + schema.minimum()));
+                errors.add(FieldError.invalid(path.toString(), FieldError.render(value),
+                        path.display() + " in body should be greater than or equal to " + schema.minimum()));
             }
             checkFormatRange(value, schema, path);
         }
-
         /**
          * An int32 or int64 field holds only what its Go type can: a KubeRay {@code replicas} of 2147483648 or 1e30
          * would make every reader of the object fail to decode it, so it is refused like a value below a minimum.
          */
-        private void checkFormatRange(JsonNode value, Schema schema, String path) {
+        private void checkFormatRange(JsonNode value, Schema schema, FieldPath path) {
             if (schema.type() != Schema.Type.INTEGER || !value.isNumber()) {
                 return;
             }
@@ -149,11 +275,11 @@ public final class StructuralValidator {
             }
             BigDecimal v = value.decimalValue();
             if (v.compareTo(BigDecimal.valueOf(max)) > 0) {
-                errors.add(FieldError.invalid(path, FieldError.render(value),
-                        displayPath(path) + " in body should be less than or equal to " + max));
+                errors.add(FieldError.invalid(path.toString(), FieldError.render(value),
+                        path.display() + " in body should be less than or equal to " + max));
             } else if (v.compareTo(BigDecimal.valueOf(min)) < 0) {
-                errors.add(FieldError.invalid(path, FieldError.render(value),
-                        displayPath(path) + " in body should be greater than or equal to " + min));
+                errors.add(FieldError.invalid(path.toString(), FieldError.render(value),
+                        path.display() + " in body should be greater than or equal to " + min));
             }
         }
 
@@ -203,14 +329,6 @@ public final class StructuralValidator {
                 return "number";
             }
             return "null";
-        }
-
-        private static String join(String path, String name) {
-            return path.isEmpty() ? name : path + "." + name;
-        }
-
-        private static String displayPath(String path) {
-            return path.isEmpty() ? "body" : path;
         }
     }
 }

@@ -5,9 +5,10 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Outcome of {@link StructuralValidator#validate}.
+ * Outcome of {@link StructuralValidator#validate} and {@link StructuralValidator#validateInPlace}.
  *
- * @param value         a pruned and defaulted copy of the input (the input itself is never changed)
+ * @param value         the input pruned and defaulted: a copy from {@link StructuralValidator#validate} (which leaves
+ *                      the input alone), the input itself from {@link StructuralValidator#validateInPlace}
  * @param unknownFields paths of fields that were dropped because the schema does not declare them, in the
  *                      form kube-apiserver uses in its {@code unknown field "..."} warnings, sorted
  * @param errors        validation failures; empty when the value is valid

@@ -116,7 +116,7 @@ public final class GenericRegistry {
         ObjectNode meta = Json.child(obj, "metadata");
         String ns = resolveNamespace(type, namespace, meta);
         List<String> warnings = new ArrayList<>();
-        obj = schemaCheck.apply(strategy, obj, options, warnings, nameForErrors(meta));
+        obj = schemaCheck.apply(strategy, obj, true, options, warnings, nameForErrors(meta));
         meta = Json.child(obj, "metadata");
 
         String name = Json.text(meta, "name");
@@ -379,7 +379,7 @@ public final class GenericRegistry {
                 ObjectNode merged = applied.object();
                 checkPatchedTypeMeta(type, merged);
                 decodePatched(strategy, merged, current.object());
-                return updates.fromPatched(strategy, current, merged, options, warnings);
+                return updates.fromPatched(strategy, current, merged, false, options, warnings);
             }, updates, warnings, (current, next) -> managed[0]);
         }
         return write(type, namespace, name, options, current -> {
@@ -390,7 +390,9 @@ public final class GenericRegistry {
                     mergeKeys);
             decodePatched(strategy, patched, current.object());
             checkPatchedIdentity(type, namespace, name, patched);
-            return updates.fromPatched(strategy, current, patched, options, warnings);
+            // a merge patch of a copy: new nodes where the patch reaches, the copy's elsewhere, each once
+            boolean ownTree = patchType == PatchType.MERGE && !readOnly;
+            return updates.fromPatched(strategy, current, patched, ownTree, options, warnings);
         }, updates, warnings, updateEntries(type, options, status));
     }
 

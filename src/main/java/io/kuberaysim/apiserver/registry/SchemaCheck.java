@@ -27,12 +27,18 @@ final class SchemaCheck {
     private static final Set<String> OWNER_REFERENCE_FIELDS = Set.of("apiVersion", "kind", "name", "uid",
             "controller", "blockOwnerDeletion");
 
-    ObjectNode apply(ResourceStrategy strategy, ObjectNode object, WriteOptions options, List<String> warnings,
-                     String name) {
+    /**
+     * @param object  the object written; its metadata's unknown fields are dropped from it
+     * @param ownTree whether every node of {@code object} is this write's own and in it once (a decoded body, a
+     *                deep copy, a merge patch of a copy): then it is pruned and defaulted in place instead of copied
+     */
+    ObjectNode apply(ResourceStrategy strategy, ObjectNode object, boolean ownTree, WriteOptions options,
+                     List<String> warnings, String name) {
         List<String> unknownMetadata = pruneUnknownMetadata(object);
         Schema schema = strategy.schema();
         ValidationResult result = schema == null
                 ? new ValidationResult(object, List.of(), List.of())
+                : ownTree ? StructuralValidator.validateInPlace(object, schema, "")
                 : StructuralValidator.validate(object, schema);
         List<String> unknown = new ArrayList<>(unknownMetadata);
         unknown.addAll(result.unknownFields());
@@ -84,8 +90,9 @@ final class SchemaCheck {
         if (statusSchema == null || status == null) {
             return object;
         }
-        object.set("status", check(strategy.type(), StructuralValidator.validate(status, statusSchema, "status"),
-                options, warnings, name));
+        // the status is the write's own copy (the rest of the object is stored and shared)
+        object.set("status", check(strategy.type(),
+                StructuralValidator.validateInPlace(status, statusSchema, "status"), options, warnings, name));
         return object;
     }
 

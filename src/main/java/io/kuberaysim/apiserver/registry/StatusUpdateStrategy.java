@@ -28,7 +28,7 @@ final class StatusUpdateStrategy implements UpdateStrategy {
 
     @Override
     public ObjectNode fromPatched(ResourceStrategy resource, StoredObject current, ObjectNode patched,
-                                  WriteOptions options, List<String> warnings) {
+                                  boolean ownTree, WriteOptions options, List<String> warnings) {
         return schemaCheck.applyToStatus(resource, statusOnly(current, patched), options, warnings, current.name());
     }
 

@@ -21,9 +21,14 @@ interface UpdateStrategy {
     ObjectNode fromBody(ResourceStrategy resource, StoredObject current, ObjectNode body, WriteOptions options,
                         List<String> warnings);
 
-    /** The next object from the current object with a patch applied ({@code patched} is this attempt's own). */
-    ObjectNode fromPatched(ResourceStrategy resource, StoredObject current, ObjectNode patched, WriteOptions options,
-                           List<String> warnings);
+    /**
+     * The next object from the current object with a patch applied ({@code patched} is this attempt's own).
+     *
+     * @param ownTree whether every node of {@code patched} is also this attempt's own and in it once (not shared
+     *                with the stored object or the patch), so it may be pruned and defaulted in place
+     */
+    ObjectNode fromPatched(ResourceStrategy resource, StoredObject current, ObjectNode patched, boolean ownTree,
+                           WriteOptions options, List<String> warnings);
 
     /**
      * kube-apiserver's {@code PrepareForUpdate}, {@code ValidateUpdate} and {@code WarningsOnUpdate}: adjusts

@@ -170,6 +170,67 @@ class StructuralValidatorTest {
         assertThat(input.get("items").get(0).get("name").asString()).isEqualTo("a");
     }
 
+    static Stream<String> bodies() {
+        return Stream.concat(errors().map(a -> (String) a.get()[0]), Stream.of(
+                "{'title':'t','port':8080,'ratio':3,'color':'red','enabled':null}",
+                "{'title':'t','items':[{'name':'a','nested':{}},{'name':'b','size':5,'nested':null}],"
+                        + "'byName':{'x':{'name':'x'},'y':{'name':'y','nested':{'leaf':null,'on':false}}}}",
+                "{'foo':1,'title':'t','items':[{'name':'a','bar':{},'nested':{'baz':2}}],"
+                        + "'byName':{'k':{'name':'k','qux':true}},'zed':null}",
+                "{'title':'t','metadata':{'name':'n','labels':{'a':'b'},'weird':[1,null]},"
+                        + "'template':{'spec':{'containers':[{'name':'c','replicas':'abc','x':null}]}}}",
+                "{'replicas':'x','items':[{},{'name':3},null,[]],'color':true,'title':'t','port':true}",
+                "{'items':{'a':1},'byName':[1],'template':'pod','metadata':[]}"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bodies")
+    void inPlaceGivesWhatTheCopyingCheckGives(String body) {
+        JsonNode input = json(body);
+        ValidationResult copied = StructuralValidator.validate(input, ROOT);
+
+        ValidationResult inPlace = StructuralValidator.validateInPlace(input, ROOT, "");
+
+        assertThat(inPlace.value().toString()).isEqualTo(copied.value().toString()); // fields in the same order
+        assertThat(inPlace.unknownFields()).isEqualTo(copied.unknownFields());
+        assertThat(inPlace.errors()).isEqualTo(copied.errors());
+        assertThat(inPlace.value()).isSameAs(input);
+    }
+
+    @Test
+    void inPlaceKeepsTheSchemasDefaultsAsTheyWere() {
+        ObjectNode first = (ObjectNode) StructuralValidator.validateInPlace(
+                json("{'title':'t','items':[{'name':'a','nested':{}}]}"), ROOT, "").value();
+        ((ObjectNode) first.at("/items/0/nested/leaf")).put("value", "changed");
+
+        JsonNode second = StructuralValidator.validateInPlace(
+                json("{'title':'t','items':[{'name':'a','nested':{}}]}"), ROOT, "").value();
+
+        assertThat(second.at("/items/0/nested/leaf/value").asString()).isEqualTo("leafy");
+    }
+
+    /** An object of another form than Jackson's own (as the store's read-only trees are). */
+    private static final class OtherObject extends ObjectNode {
+        OtherObject(ObjectNode content) {
+            super(MAPPER.getNodeFactory(), new java.util.LinkedHashMap<>());
+            content.properties().forEach(e -> super.set(e.getKey(), e.getValue()));
+        }
+    }
+
+    @Test
+    void inPlaceCopiesPartsOfAnotherFormInsteadOfChangingThem() {
+        OtherObject item = new OtherObject((ObjectNode) json("{'name':'a','bar':1}"));
+        ObjectNode input = (ObjectNode) json("{'title':'t','items':[]}");
+        ((tools.jackson.databind.node.ArrayNode) input.get("items")).add(item);
+
+        ValidationResult result = StructuralValidator.validateInPlace(input, ROOT, "");
+
+        assertThat(result.value().get("items").get(0)).isNotSameAs(item).isEqualTo(json("{'name':'a','size':1}"));
+        assertThat(item.has("bar")).isTrue();
+        assertThat(item.has("size")).isFalse();
+        assertThat(result.unknownFields()).containsExactly("items[0].bar");
+    }
+
     @Test
     void reportsEnumViolationAlongsideTypeMismatch() {
         ValidationResult result = StructuralValidator.validate(json("{'title':'t','color':true}"), ROOT);
