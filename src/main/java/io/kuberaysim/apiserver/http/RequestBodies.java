@@ -7,7 +7,7 @@ import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.node.ObjectNode;
@@ -19,9 +19,12 @@ import java.util.List;
 public final class RequestBodies {
     private static final List<String> OBJECT_TYPES = List.of("application/json", "application/yaml",
             "application/vnd.kubernetes.protobuf");
-    /** The mapper's reader, failing on a field an object sets twice. */
+    /**
+     * The mapper's reader, failing on a field an object sets twice: told by the tree as it puts the field in (nulls
+     * included), where the parser's own duplicate detection kept a set of every object's names on the side.
+     */
     private static final ObjectReader NO_DUPLICATES = Json.MAPPER.reader()
-            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+            .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
 
     private RequestBodies() {
     }
@@ -113,7 +116,7 @@ public final class RequestBodies {
 
     private static Decoded json(byte[] body) {
         try {
-            // one pass for the usual body: the parser itself refuses a field set twice
+            // one pass for the usual body: the tree refuses a field set twice
             return new Decoded(NO_DUPLICATES.readTree(body), List.of(), false);
         } catch (JacksonException e) {
             // a duplicate or a syntax error: parsed again as before, for the same tree, message and duplicates
