@@ -197,8 +197,12 @@ final class HttpApiScenario {
         return r;
     }
 
-    /** An operation's rate and the ceiling's, measured next to each other on the same server. */
-    record Paired(double rate, double ceiling, long ceilingCompleted, double ceilingSeconds) {
+    /**
+     * An operation's rate and the ceiling's, measured next to each other on the same server, and the load
+     * generator's CPU time per request of each (it runs on the same cores as the server).
+     */
+    record Paired(double rate, double ceiling, long ceilingCompleted, double ceilingSeconds, double generatorMicros,
+                  double ceilingGeneratorMicros) {
         double ratio() {
             return rate / ceiling;
         }
@@ -212,7 +216,7 @@ final class HttpApiScenario {
      */
     Paired measurePaired(Target t, Op op) {
         if (!serves(t, op)) {
-            return new Paired(Double.NaN, Double.NaN, 0, 0);
+            return new Paired(Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN);
         }
         Duration half = cfg.measure().dividedBy(2);
         LoadGenerator.Result c1 = burst(t, Op.CEILING, half);
@@ -221,8 +225,10 @@ final class HttpApiScenario {
         LoadGenerator.Result c2 = burst(t, Op.CEILING, half);
         long ceilingCompleted = c1.completed() + c2.completed();
         double ceilingSeconds = c1.seconds() + c2.seconds();
-        return new Paired((x1.completed() + x2.completed()) / (x1.seconds() + x2.seconds()),
-                ceilingCompleted / ceilingSeconds, ceilingCompleted, ceilingSeconds);
+        long completed = x1.completed() + x2.completed();
+        return new Paired(completed / (x1.seconds() + x2.seconds()), ceilingCompleted / ceilingSeconds,
+                ceilingCompleted, ceilingSeconds, (x1.generatorCpuNanos() + x2.generatorCpuNanos()) / 1e3 / completed,
+                (c1.generatorCpuNanos() + c2.generatorCpuNanos()) / 1e3 / ceilingCompleted);
     }
 
     void warmUp(Target t) {
@@ -282,6 +288,13 @@ final class HttpApiScenario {
             }
             Map<Op, List<Paired>> s = results.get(sim);
             Map<Op, List<Paired>> mk = results.get(mock);
+            report.note(String.format(java.util.Locale.ROOT, "load generator CPU per request on %s (median of the "
+                    + "rounds; its threads share the cores with the server, which makes every ratio to the ceiling "
+                    + "closer to 1 than the server's own costs would): ceiling %.1f µs, create %.1f, GET %.1f, merge "
+                    + "PATCH %.1f", sim.label(), Stats.of(s.get(Op.CREATE).stream()
+                            .map(Paired::ceilingGeneratorMicros).toList()).median(),
+                    generatorMedian(s.get(Op.CREATE)), generatorMedian(s.get(Op.GET)),
+                    generatorMedian(s.get(Op.PATCH))));
             Stats createCeil = pairedRatio(s.get(Op.CREATE));
             report.add("http", "create / ceiling", createCeil, "ratio", "≥ 0.5", createCeil.median() >= 0.5);
             Stats getCeil = pairedRatio(s.get(Op.GET));
@@ -311,6 +324,10 @@ final class HttpApiScenario {
                 t.close();
             }
         }
+    }
+
+    private static double generatorMedian(List<Paired> pairs) {
+        return Stats.of(pairs.stream().map(Paired::generatorMicros).toList()).median();
     }
 
     private static List<Double> rates(List<Paired> pairs) {

@@ -1,5 +1,7 @@
 package io.kuberaysim.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * back for a fixed time. The same generator drives every server, so throughput figures compare like with like.
  */
 final class LoadGenerator {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private LoadGenerator() {
     }
 
@@ -21,8 +25,12 @@ final class LoadGenerator {
         HttpConnection.Request next(int worker, long seq);
     }
 
-    /** Completed requests per second over {@code seconds}, failures (non-2xx or I/O) and the first failure seen. */
-    record Result(double perSecond, long completed, double seconds, long failures, String firstFailure) {
+    /**
+     * Completed requests per second over {@code seconds}, failures (non-2xx or I/O), the first failure seen, and the
+     * CPU time the generator's own threads used (it shares the machine with the server it measures).
+     */
+    record Result(double perSecond, long completed, double seconds, long failures, String firstFailure,
+                  long generatorCpuNanos) {
     }
 
     static Result run(int port, int connections, Duration duration, RequestSource source) {
@@ -35,11 +43,13 @@ final class LoadGenerator {
         AtomicLong completed = new AtomicLong();
         AtomicLong failures = new AtomicLong();
         AtomicReference<String> firstFailure = new AtomicReference<>();
+        AtomicLong cpu = new AtomicLong();
         long[] bounds = new long[2];
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < connections; w++) {
             int worker = w;
             Thread t = new Thread(() -> {
+                long cpu0 = THREADS.getCurrentThreadCpuTime();
                 long ok = 0;
                 long bad = 0;
                 try (HttpConnection c = new HttpConnection(port, extraHeaders)) {
@@ -66,6 +76,7 @@ final class LoadGenerator {
                 }
                 completed.addAndGet(ok);
                 failures.addAndGet(bad);
+                cpu.addAndGet(THREADS.getCurrentThreadCpuTime() - cpu0);
             }, "load-" + w);
             threads.add(t);
             t.start();
@@ -82,7 +93,8 @@ final class LoadGenerator {
             }
         }
         double seconds = (System.nanoTime() - bounds[0]) / 1e9;
-        return new Result(completed.get() / seconds, completed.get(), seconds, failures.get(), firstFailure.get());
+        return new Result(completed.get() / seconds, completed.get(), seconds, failures.get(), firstFailure.get(),
+                cpu.get());
     }
 
     /** Sends {@code count} requests over {@code connections} connections (for preloading), failing on any error. */

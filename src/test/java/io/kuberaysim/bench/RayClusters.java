@@ -40,8 +40,22 @@ final class RayClusters {
         return json("rc-" + i, SHARD_LABEL, "s" + (i % shards)).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** A created cluster's body around its name, formatted once: the generator shares the cores it measures. */
+    private static final byte[][] CREATED = split(json("\u0000", CREATED_LABEL, "true"));
+
     static byte[] created(String name) {
-        return json(name, CREATED_LABEL, "true").getBytes(StandardCharsets.UTF_8);
+        byte[] n = name.getBytes(StandardCharsets.US_ASCII);
+        byte[] body = new byte[CREATED[0].length + n.length + CREATED[1].length];
+        System.arraycopy(CREATED[0], 0, body, 0, CREATED[0].length);
+        System.arraycopy(n, 0, body, CREATED[0].length, n.length);
+        System.arraycopy(CREATED[1], 0, body, CREATED[0].length + n.length, CREATED[1].length);
+        return body;
+    }
+
+    private static byte[][] split(String template) {
+        int at = template.indexOf('\u0000');
+        return new byte[][]{template.substring(0, at).getBytes(StandardCharsets.UTF_8),
+                template.substring(at + 1).getBytes(StandardCharsets.UTF_8)};
     }
 
     static int shards(int objects) {
