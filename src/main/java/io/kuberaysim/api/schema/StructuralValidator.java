@@ -45,9 +45,11 @@ public final class StructuralValidator {
 
     /**
      * The same check, pruning and defaulting {@code body} itself, which is then the result's value: every node in
-     * it must be the caller's own, changeable and in it once (a freshly decoded or deep-copied tree). Parts of
-     * another form (stored, read-only trees) are checked as {@link #validate} does and replaced by the copy. The
-     * value, unknown fields and errors are those {@link #validate} gives for the same input.
+     * it must be the caller's own, changeable and in it once (a freshly decoded or deep-copied tree), except for
+     * read-only containers (of another class than Jackson's own): those must be parts a write keeps of the stored
+     * object, at the place they have there, and are kept as they are without a walk, since they passed this check
+     * against the same schema when they were stored. For a tree without such parts the value, unknown fields and
+     * errors are those {@link #validate} gives for the same input.
      */
     public static ValidationResult validateInPlace(JsonNode body, Schema schema, String basePath) {
         return run(body, schema, basePath, true);
@@ -130,6 +132,9 @@ public final class StructuralValidator {
         }
 
         JsonNode process(JsonNode value, Schema schema, FieldPath path) {
+            if (inPlace && readOnly(value)) {
+                return value; // a stored part, checked when it was stored
+            }
             if (!typeMatches(value, schema)) {
                 String actual = jsonType(value);
                 String expected = schema.intOrString() ? "integer,string" : schema.type().jsonName();
@@ -140,7 +145,7 @@ public final class StructuralValidator {
                 if (!schema.enumValues().isEmpty() && value.isValueNode() && !value.isNull()) {
                     errors.add(FieldError.notSupported(field, value, schema.enumValues()));
                 }
-                return changeable(value) ? value : value.deepCopy();
+                return inPlace ? value : value.deepCopy();
             }
             if (value.isObject()) {
                 return processObject((ObjectNode) value, schema, path);
@@ -152,19 +157,18 @@ public final class StructuralValidator {
             return value.deepCopy();
         }
 
-        /** Whether {@code node} may be changed and kept: in place, and a container of Jackson's own classes. */
-        private boolean changeable(JsonNode node) {
-            return inPlace && (node.getClass() == ObjectNode.class || node.getClass() == ArrayNode.class);
+        /** A container of another class than Jackson's own, changeable ones (the store's read-only trees). */
+        private static boolean readOnly(JsonNode node) {
+            return node.isContainer() && node.getClass() != ObjectNode.class && node.getClass() != ArrayNode.class;
         }
 
+        // In place, every container walked is changeable (read-only ones are not walked) and every process() call
+        // answers the node it was given: nothing is replaced, only fields dropped and defaults added.
+
         private JsonNode processArray(ArrayNode value, Schema schema, FieldPath path) {
-            if (changeable(value)) {
+            if (inPlace) {
                 for (int i = 0; i < value.size(); i++) {
-                    JsonNode item = value.get(i);
-                    JsonNode processed = process(item, schema.items(), path.item(i));
-                    if (processed != item) {
-                        value.set(i, processed);
-                    }
+                    process(value.get(i), schema.items(), path.item(i));
                 }
                 return value;
             }
@@ -176,14 +180,12 @@ public final class StructuralValidator {
         }
 
         private JsonNode processObject(ObjectNode value, Schema schema, FieldPath path) {
-            boolean own = changeable(value);
             if (schema.preserveUnknownFields() && schema.properties().isEmpty()
                     && schema.additionalProperties() == null) {
-                return own ? value : value.deepCopy();
+                return inPlace ? value : value.deepCopy();
             }
-            ObjectNode out = own ? value : NODES.objectNode();
+            ObjectNode out = inPlace ? value : NODES.objectNode();
             List<String> dropped = null;
-            List<Map.Entry<String, JsonNode>> replaced = null;
             for (Map.Entry<String, JsonNode> field : value.properties()) {
                 String name = field.getKey();
                 JsonNode child = field.getValue();
@@ -196,27 +198,20 @@ public final class StructuralValidator {
                     // CRD structural defaulting drops nulls of non-nullable fields before defaulting.
                     kept = child.isNull() ? null : process(child, declared, path.field(name));
                 } else if (schema.preserveUnknownFields()) {
-                    kept = own && changeable(child) ? child : child.deepCopy();
+                    kept = inPlace ? child : child.deepCopy();
                 } else {
                     unknown.add(path.field(name).toString());
                     kept = null;
                 }
-                if (!own) {
-                    if (kept != null) {
-                        out.set(name, kept);
-                    }
-                } else if (kept == null) {
-                    dropped = add(dropped, name);
-                } else if (kept != child) {
-                    replaced = add(replaced, Map.entry(name, kept));
+                if (!inPlace && kept != null) {
+                    out.set(name, kept);
+                } else if (inPlace && kept == null) {
+                    dropped = dropped == null ? new ArrayList<>() : dropped;
+                    dropped.add(name);
                 }
             }
-            // changed after the walk over the fields, not during it; a replaced field keeps its place
             if (dropped != null) {
-                dropped.forEach(out::remove);
-            }
-            if (replaced != null) {
-                replaced.forEach(e -> out.set(e.getKey(), e.getValue()));
+                dropped.forEach(out::remove); // after the walk over the fields, not during it
             }
             for (Map.Entry<String, Schema> property : schema.defaultedProperties()) {
                 Schema propertySchema = property.getValue();
@@ -234,12 +229,6 @@ public final class StructuralValidator {
                 }
             }
             return out;
-        }
-
-        private static <T> List<T> add(List<T> list, T item) {
-            List<T> l = list == null ? new ArrayList<>() : list;
-            l.add(item);
-            return l;
         }
 
         private void checkScalar(JsonNode value, Schema schema, FieldPath path) {

@@ -47,6 +47,8 @@ public final class GenericRegistry {
     private final UpdateStrategy statusUpdates = new StatusUpdateStrategy(schemaCheck);
     private final ResourceReader reader;
     private final Map<ResourceType, FieldManager> fieldManagers;
+    /** Types whose strategy leaves an update as it is (the default prepareForUpdate): see {@link #patch}. */
+    private final java.util.Set<ResourceType> updatesKeptAsWritten;
 
     public GenericRegistry(ObjectStore store, List<ResourceStrategy> strategies, Clock clock,
                            IdentityStreams random) {
@@ -60,6 +62,18 @@ public final class GenericRegistry {
         Map<ResourceType, FieldManager> f = new java.util.HashMap<>();
         this.strategies.forEach((t, s) -> f.put(t, new FieldManager(t, s.mergeKeys())));
         this.fieldManagers = Map.copyOf(f);
+        this.updatesKeptAsWritten = this.strategies.values().stream().filter(GenericRegistry::leavesUpdatesAlone)
+                .map(ResourceStrategy::type).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
+    /** Whether {@code s} keeps the default {@code prepareForUpdate}, which changes nothing. */
+    private static boolean leavesUpdatesAlone(ResourceStrategy s) {
+        try {
+            return s.getClass().getMethod("prepareForUpdate", ObjectNode.class, JsonNode.class).getDeclaringClass()
+                    == ResourceStrategy.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 
     public ObjectStore store() {
@@ -384,13 +398,20 @@ public final class GenericRegistry {
         }
         return write(type, namespace, name, options, current -> {
             // a merge patch shares what it does not reach with its target; a /status write only reads the patched
-            // tree (its status is copied), so the stored tree will do; other writes change it and need a copy
+            // tree (its status is copied), so the stored tree will do. So does a merge patch of the main resource
+            // when nothing after it changes the tree below its root and metadata (the resource's strategy leaves
+            // updates as written): the stored parts it keeps were checked when stored, are not copied, checked or
+            // frozen again. Other writes change the tree and need a copy.
             boolean readOnly = status && (patchType == PatchType.MERGE || patchType == PatchType.APPLY);
-            ObjectNode patched = applyPatch(type, readOnly ? current.object() : current.copy(), patchType, patch,
-                    mergeKeys);
+            boolean keepsStored = !status && patchType == PatchType.MERGE && updatesKeptAsWritten.contains(type);
+            ObjectNode patched = applyPatch(type, readOnly || keepsStored ? current.object() : current.copy(),
+                    patchType, patch, mergeKeys);
+            if (keepsStored) {
+                ownMetadata(patched);
+            }
             decodePatched(strategy, patched, current.object());
             checkPatchedIdentity(type, namespace, name, patched);
-            // a merge patch of a copy: new nodes where the patch reaches, the copy's elsewhere, each once
+            // new nodes where the patch reaches, each once; elsewhere the copy's, or the stored object's parts
             boolean ownTree = patchType == PatchType.MERGE && !readOnly;
             return updates.fromPatched(strategy, current, patched, ownTree, options, warnings);
         }, updates, warnings, updateEntries(type, options, status));
@@ -486,6 +507,20 @@ public final class GenericRegistry {
             patched.put("apiVersion", type.apiVersion());
             patched.put("kind", type.kind());
             patched.setAll(rest);
+        }
+    }
+
+    /**
+     * Gives {@code patched} a metadata object of its own, sharing the stored one's fields: the update sets the
+     * server-owned fields (resourceVersion, generation, managedFields) in it, and a patch that did not reach the
+     * metadata left the stored, read-only one in place.
+     */
+    private static void ownMetadata(ObjectNode patched) {
+        JsonNode meta = patched.get("metadata");
+        if (meta instanceof ObjectNode m && m.getClass() != ObjectNode.class) {
+            ObjectNode own = Json.object();
+            m.properties().forEach(e -> own.set(e.getKey(), e.getValue()));
+            patched.set("metadata", own);
         }
     }
 

@@ -273,6 +273,40 @@ class GenericRegistryTest {
     }
 
     @Test
+    void mergePatchOfACustomResourceChangesWhatItReachesAndChecksIt() {
+        createCluster();
+        StoredObject before = registry.store().get(RAYCLUSTERS, "default", "demo");
+
+        // metadata only: spec and status as stored, generation unchanged
+        StoredObject annotated = registry.patch(RAYCLUSTERS, "default", "demo", PatchType.MERGE,
+                Json.MAPPER.readTree("{\"metadata\":{\"annotations\":{\"a\":\"b\"}}}"), false,
+                WriteOptions.DEFAULT).object();
+        assertThat(annotated.object().at("/metadata/annotations/a").asString()).isEqualTo("b");
+        assertThat(annotated.object().get("spec")).isEqualTo(before.object().get("spec"));
+        assertThat(annotated.metadata().get("generation").asInt()).isEqualTo(1);
+        assertThat(annotated.resourceVersion()).isGreaterThan(before.resourceVersion());
+
+        // a spec change without metadata in the patch: pruned, defaulted and checked where the patch reaches
+        WriteResult grown = registry.patch(RAYCLUSTERS, "default", "demo", PatchType.MERGE, Json.MAPPER.readTree(
+                "{\"spec\":{\"workerGroupSpecs\":[{\"groupName\":\"big\",\"replicas\":3,\"bogus\":1,"
+                        + "\"rayStartParams\":{},\"template\":{\"spec\":{\"containers\":[{\"name\":\"w\","
+                        + "\"image\":\"rayproject/ray:2.9.0\"}]}}}]}}"), false, WriteOptions.DEFAULT);
+        JsonNode group = grown.object().object().at("/spec/workerGroupSpecs/0");
+        assertThat(grown.warnings()).containsExactly("unknown field \"spec.workerGroupSpecs[0].bogus\"");
+        assertThat(group.has("bogus")).isFalse();
+        assertThat(group.get("maxReplicas").asInt()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(grown.object().metadata().get("generation").asInt()).isEqualTo(2);
+        assertThat(grown.object().object().at("/metadata/annotations/a").asString()).isEqualTo("b");
+        assertThat(grown.object().object().get("status")).isEqualTo(before.object().get("status"));
+
+        ApiException invalid = api(() -> registry.patch(RAYCLUSTERS, "default", "demo", PatchType.MERGE,
+                Json.MAPPER.readTree("{\"spec\":{\"rayVersion\":3}}"), false, WriteOptions.DEFAULT));
+        assertThat(invalid.code()).isEqualTo(422);
+        assertThat(registry.store().get(RAYCLUSTERS, "default", "demo").resourceVersion())
+                .isEqualTo(grown.object().resourceVersion());
+    }
+
+    @Test
     void serverSideApplyCreatesThenMerges() {
         ObjectNode body = TestCluster.yaml(RAYCLUSTER);
         WriteOptions apply = new WriteOptions(false, WriteOptions.FieldValidation.STRICT, "kubectl", false);
