@@ -15,6 +15,7 @@ public final class ServerComponents implements ImportSelector {
             "io.kuberaysim.apiserver.http.ConvertedResourceHandler",
             "io.kuberaysim.apiserver.http.DiscoveryController",
             "io.kuberaysim.apiserver.http.OpenApiController",
+            "io.kuberaysim.apiserver.http.OpenApiV2Controller",
             "io.kuberaysim.apiserver.http.PodBindingController",
             "io.kuberaysim.apiserver.http.PodLogs",
             "io.kuberaysim.apiserver.http.ResourceHandler",

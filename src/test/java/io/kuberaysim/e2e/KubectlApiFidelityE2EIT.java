@@ -46,6 +46,36 @@ class KubectlApiFidelityE2EIT {
         assertThat(scaled.err()).contains("Error from server (NotFound): rayclusters.ray.io \"unscalable\" not found");
     }
 
+    // kubectl downloads OpenAPI v2 for kinds OpenAPI v3 does not describe; with a document there (and no schema for
+    // them) it validates nothing client-side and reports each unknown kind as on a cluster without its CRD
+    @Test
+    void aFileWithKindsThisServerDoesNotServeAppliesTheRestWithKubesMessageForThem() throws Exception {
+        String file = DEMO.formatted("mixed") + """
+
+                ---
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: redis}
+                spec:
+                  selector: {matchLabels: {app: redis}}
+                  template:
+                    metadata: {labels: {app: redis}}
+                    spec: {containers: [{name: redis, image: "redis:7"}]}
+                ---
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: redis-config}
+                data: {maxmemory: 1gb}
+                """;
+        Kubectl.Result applied = kubectl.runWithInput(file, "apply", "-f", "-");
+        assertThat(applied.exit()).isNotZero();
+        assertThat(applied.out()).as(applied.all())
+                .contains("raycluster.ray.io/mixed created", "configmap/redis-config created");
+        assertThat(applied.err()).as(applied.all())
+                .contains("no matches for kind \"Deployment\" in version \"apps/v1\"", "ensure CRDs are installed first")
+                .doesNotContain("openapi");
+    }
+
     @Test
     void fieldSelectorsAsKubectlSendsThem() throws Exception {
         assertThat(kubectl.runWithInput(DEMO.formatted("selected"), "apply", "-f", "-").exit()).isZero();
