@@ -36,8 +36,8 @@ public final class InMemoryObjectStore implements ObjectStore {
     /** The history (watches and lists from a past revision) and the log HTTP watchers read at their own pace. */
     private final EventLog log;
     private final List<Registration> listeners = new CopyOnWriteArrayList<>();
-    /** The tree each type's last create stored: what the next create of that type is compared with as it is frozen. */
-    private final Map<ResourceType, ObjectNode> lastCreated = new ConcurrentHashMap<>();
+    /** Each type's last creates: the next create of that type is compared with the likest as it is frozen. */
+    private final Map<ResourceType, RecentCreates> recentCreates = new ConcurrentHashMap<>();
     private volatile long revision;
 
     public InMemoryObjectStore(int historyLimit) {
@@ -236,13 +236,14 @@ public final class InMemoryObjectStore implements ObjectStore {
     public StoredObject create(ResourceType type, ObjectNode object) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
         String k = key(Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
-        ObjectNode frozen = FrozenTrees.freezeObject(object, lastCreated.get(type));
+        RecentCreates recent = recentCreates.computeIfAbsent(type, x -> new RecentCreates());
+        ObjectNode frozen = FrozenTrees.freezeObject(object, recent.likest(object));
         writeLock.lock();
         try {
             if (t.containsKey(k)) {
                 throw new KeyExistsException();
             }
-            lastCreated.put(type, frozen);
+            recent.add(frozen);
             return commit(type, t, k, null, frozen);
         } finally {
             writeLock.unlock();
