@@ -406,6 +406,15 @@ class RayClusterReconcilerTest {
             assertThat(podNames(name)).as(name).isEmpty();
         }
         assertThat(client.list(ResourceTypes.SERVICES, NS, null)).isEmpty();
+
+        // the longest name the API takes: its Event's name (<name>.<hex>) is too long to store, as with client-go,
+        // and the operator goes on serving the others
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("a".repeat(253), 1, 0, 4));
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("fine", 1, 0, 4));
+        converge();
+        assertThat(client.list(ResourceTypes.PODS, NS, null)).extracting(StoredObject::name)
+                .noneMatch(n -> n.startsWith("aaaa"));
+        assertThat(status("fine").path("state").asString()).isEqualTo("ready");
     }
 
     // RC reconcilePods step 5: with 0 head Pods the head is created again (CreatedHeadPod).
