@@ -53,6 +53,20 @@ final class HttpApiScenario {
             return "";
         }
 
+        /** The start of the names of the server's request threads in this JVM (null: not measured). */
+        default String serverThreads() {
+            return null;
+        }
+
+        /**
+         * Waits until the server's control plane has finished what the last burst caused (Pods, Services, Events,
+         * the garbage collector's deletes) and returns the seconds that took; 0 without controllers. Its backlog
+         * would otherwise run during the next burst, which may be another server's or the ceiling's.
+         */
+        default double settle() {
+            return 0;
+        }
+
         @Override
         void close();
     }
@@ -91,6 +105,8 @@ final class HttpApiScenario {
             lastSettleSeconds = (System.nanoTime() - s0) / 1e9;
         }
         String ceiling = probe(s.port, "/version") ? "/version" : "/api/v1/namespaces/default";
+        String threads = s.threadPrefix();
+        VirtualClock loop = controllers && s.bean(Clock.class) instanceof VirtualClock clock ? clock : null;
         return new Target() {
             public String label() {
                 return label;
@@ -106,6 +122,19 @@ final class HttpApiScenario {
 
             public void removeCreated() {
                 RayClusters.removeCreated(s.registry());
+            }
+
+            public String serverThreads() {
+                return threads;
+            }
+
+            public double settle() {
+                if (loop == null) {
+                    return 0;
+                }
+                long s0 = System.nanoTime();
+                loop.awaitIdle();
+                return (System.nanoTime() - s0) / 1e9;
             }
 
             public void close() {
@@ -178,33 +207,73 @@ final class HttpApiScenario {
         if (!serves(t, op)) {
             return Double.NaN;
         }
-        return burst(t, op, d).perSecond();
+        return burst(t, op, d).result().perSecond();
     }
 
     private static boolean serves(Target t, Op op) {
         return !(op == Op.LIST_SCAN && t.label().startsWith("fabric8")); // the mock has no set-based selectors
     }
 
-    private LoadGenerator.Result burst(Target t, Op op, Duration d) {
+    /**
+     * One burst of load, what the server's threads and the JVM spent during it, and the control plane's backlog
+     * after it: the seconds it took to finish what the burst caused and the control loops' CPU during the burst and
+     * that backlog together.
+     */
+    record Burst(LoadGenerator.Result result, CostSnapshot.Cost cost, double backlogSeconds, long loopCpuNanos) {
+    }
+
+    private Burst burst(Target t, Op op, Duration d) {
+        CostSnapshot before = CostSnapshot.take(t.serverThreads());
         LoadGenerator.Result r = LoadGenerator.run(t.port(), t.extraHeaders(), cfg.connections(), d, source(op, t));
+        CostSnapshot.Cost cost = CostSnapshot.take(t.serverThreads()).since(before);
+        double backlog = t.settle();
+        long loopCpu = CostSnapshot.take(t.serverThreads()).since(before).loopCpuNanos();
         if (op == Op.CREATE) {
             t.removeCreated();
+            t.settle(); // the garbage collector deletes the removed clusters' Pods and Services
         }
         if (r.failures() > 0) {
             failures += r.failures();
             report.note(t.label() + " " + op + ": " + r.failures() + " failed requests, first: " + r.firstFailure());
         }
-        return r;
+        return new Burst(r, cost, backlog, loopCpu);
     }
 
     /**
      * An operation's rate and the ceiling's, measured next to each other on the same server, and the load
      * generator's CPU time per request of each (it runs on the same cores as the server).
      */
-    record Paired(double rate, double ceiling, long ceilingCompleted, double ceilingSeconds, double generatorMicros,
-                  double ceilingGeneratorMicros) {
+    record Paired(double rate, double ceiling, long completed, long ceilingCompleted, double ceilingSeconds,
+                  double generatorMicros, double ceilingGeneratorMicros, CostSnapshot.Cost cost,
+                  CostSnapshot.Cost ceilingCost, double backlogSeconds, long loopCpuNanos) {
+        static final Paired NONE = new Paired(Double.NaN, Double.NaN, 0, 0, 0, Double.NaN, Double.NaN,
+                CostSnapshot.Cost.NONE, CostSnapshot.Cost.NONE, 0, 0);
+
         double ratio() {
             return rate / ceiling;
+        }
+
+        /** CPU time of the server's request threads per completed request of the operation. */
+        double serverMicros() {
+            return cost.serverCpuNanos() / 1e3 / completed;
+        }
+
+        double ceilingServerMicros() {
+            return ceilingCost.serverCpuNanos() / 1e3 / ceilingCompleted;
+        }
+
+        /** Bytes the server's request threads allocated per completed request of the operation, in KiB. */
+        double serverKiB() {
+            return cost.serverAllocatedBytes() / 1024.0 / completed;
+        }
+
+        double ceilingServerKiB() {
+            return ceilingCost.serverAllocatedBytes() / 1024.0 / ceilingCompleted;
+        }
+
+        /** Control-loop CPU per request of the operation, during its bursts and the backlogs after them. */
+        double loopMicros() {
+            return loopCpuNanos / 1e3 / completed;
         }
     }
 
@@ -216,19 +285,25 @@ final class HttpApiScenario {
      */
     Paired measurePaired(Target t, Op op) {
         if (!serves(t, op)) {
-            return new Paired(Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN);
+            return Paired.NONE;
         }
         Duration half = cfg.measure().dividedBy(2);
-        LoadGenerator.Result c1 = burst(t, Op.CEILING, half);
-        LoadGenerator.Result x1 = burst(t, op, half);
-        LoadGenerator.Result x2 = burst(t, op, half);
-        LoadGenerator.Result c2 = burst(t, Op.CEILING, half);
+        Burst cb1 = burst(t, Op.CEILING, half);
+        Burst xb1 = burst(t, op, half);
+        Burst xb2 = burst(t, op, half);
+        Burst cb2 = burst(t, Op.CEILING, half);
+        LoadGenerator.Result c1 = cb1.result();
+        LoadGenerator.Result x1 = xb1.result();
+        LoadGenerator.Result x2 = xb2.result();
+        LoadGenerator.Result c2 = cb2.result();
         long ceilingCompleted = c1.completed() + c2.completed();
         double ceilingSeconds = c1.seconds() + c2.seconds();
         long completed = x1.completed() + x2.completed();
-        return new Paired(completed / (x1.seconds() + x2.seconds()), ceilingCompleted / ceilingSeconds,
+        return new Paired(completed / (x1.seconds() + x2.seconds()), ceilingCompleted / ceilingSeconds, completed,
                 ceilingCompleted, ceilingSeconds, (x1.generatorCpuNanos() + x2.generatorCpuNanos()) / 1e3 / completed,
-                (c1.generatorCpuNanos() + c2.generatorCpuNanos()) / 1e3 / ceilingCompleted);
+                (c1.generatorCpuNanos() + c2.generatorCpuNanos()) / 1e3 / ceilingCompleted,
+                xb1.cost().plus(xb2.cost()), cb1.cost().plus(cb2.cost()), xb1.backlogSeconds() + xb2.backlogSeconds(),
+                xb1.loopCpuNanos() + xb2.loopCpuNanos());
     }
 
     void warmUp(Target t) {
@@ -295,6 +370,7 @@ final class HttpApiScenario {
                             .map(Paired::ceilingGeneratorMicros).toList()).median(),
                     generatorMedian(s.get(Op.CREATE)), generatorMedian(s.get(Op.GET)),
                     generatorMedian(s.get(Op.PATCH))));
+            reportServerCost(sim.label(), s);
             Stats createCeil = pairedRatio(s.get(Op.CREATE));
             report.add("http", "create / ceiling", createCeil, "ratio", "≥ 0.5", createCeil.median() >= 0.5);
             Stats getCeil = pairedRatio(s.get(Op.GET));
@@ -318,12 +394,64 @@ final class HttpApiScenario {
                     report.add("http", op.label + ": controllers on / off", r, "ratio", targeted ? "≥ 0.9" : null,
                             targeted ? r.median() >= 0.9 : null);
                 }
+                reportServerCost(targets.get(2).label(), on);
+                for (Op op : List.of(Op.CREATE, Op.GET, Op.PATCH)) {
+                    report.add("http", op.label + ": server CPU per request, controllers on / off",
+                            Stats.ratio(perPair(on.get(op), Paired::serverMicros),
+                                    perPair(s.get(op), Paired::serverMicros)), "ratio", null, null);
+                }
+                report.add("http", "controllers on: control-loop CPU per created RayCluster (during the bursts "
+                        + "and the backlog after them)", Stats.of(perPair(on.get(Op.CREATE), Paired::loopMicros)),
+                        "µs", null, null);
+                report.add("http", "controllers on: the control plane's backlog after a create pair (until idle)",
+                        Stats.of(perPair(on.get(Op.CREATE), Paired::backlogSeconds)), "s", null, null);
             }
         } finally {
             for (Target t : targets) {
                 t.close();
             }
         }
+    }
+
+    /**
+     * The server's own cost per request, which moves far less between runs on a shared machine than the rates: CPU
+     * time and allocation of its request threads per request of the ceiling (all pairs' ceiling bursts) and of
+     * create, GET and merge PATCH, and the JVM's GC and JIT time per second of create and ceiling bursts.
+     */
+    private void reportServerCost(String label, Map<Op, List<Paired>> byOp) {
+        List<Paired> all = new ArrayList<>();
+        for (Op op : List.of(Op.CREATE, Op.GET, Op.PATCH)) {
+            all.addAll(byOp.get(op));
+        }
+        if (all.stream().allMatch(p -> p.cost().serverCpuNanos() == 0)) {
+            return; // its threads were not found
+        }
+        report.add("http", label + ": server CPU per request, ceiling", Stats.of(perPair(all,
+                Paired::ceilingServerMicros)), "µs", null, null);
+        for (Op op : List.of(Op.CREATE, Op.GET, Op.PATCH)) {
+            report.add("http", label + ": server CPU per request, " + op.label, Stats.of(perPair(byOp.get(op),
+                    Paired::serverMicros)), "µs", null, null);
+        }
+        report.add("http", label + ": server allocation per request, ceiling", Stats.of(perPair(all,
+                Paired::ceilingServerKiB)), "KiB", null, null);
+        for (Op op : List.of(Op.CREATE, Op.GET, Op.PATCH)) {
+            report.add("http", label + ": server allocation per request, " + op.label, Stats.of(perPair(byOp.get(op),
+                    Paired::serverKiB)), "KiB", null, null);
+        }
+        List<Paired> creates = byOp.get(Op.CREATE);
+        double burstSeconds = cfg.measure().toMillis() / 1000.0; // two half bursts of the op, two of the ceiling
+        report.note(String.format(java.util.Locale.ROOT, "%s, per second of burst (median of the create pairs; "
+                        + "JIT and GC threads share the two cores with the server and the generator): GC %.0f ms during "
+                        + "create, %.0f ms during the ceiling; JIT compilation %.0f ms during create, %.0f ms during the "
+                        + "ceiling", label,
+                Stats.of(perPair(creates, p -> p.cost().gcMillis() / burstSeconds)).median(),
+                Stats.of(perPair(creates, p -> p.ceilingCost().gcMillis() / burstSeconds)).median(),
+                Stats.of(perPair(creates, p -> p.cost().jitMillis() / burstSeconds)).median(),
+                Stats.of(perPair(creates, p -> p.ceilingCost().jitMillis() / burstSeconds)).median()));
+    }
+
+    private static List<Double> perPair(List<Paired> pairs, java.util.function.ToDoubleFunction<Paired> figure) {
+        return pairs.stream().mapToDouble(figure).filter(x -> !Double.isNaN(x)).boxed().toList();
     }
 
     private static double generatorMedian(List<Paired> pairs) {

@@ -2,7 +2,10 @@ package io.kuberaysim.bench;
 
 import io.kuberaysim.KuberaySimApplication;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
+import org.apache.coyote.AbstractProtocol;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.Arrays;
@@ -31,6 +34,23 @@ final class SimServer implements AutoCloseable {
                 .properties(props.toArray(String[]::new))
                 .run(Arrays.stream(extra).map(e -> "--" + e).toArray(String[]::new));
         return new SimServer(ctx);
+    }
+
+    /**
+     * The start of the names of this server's Tomcat threads (request executor, poller, acceptor), e.g.
+     * {@code http-nio-127.0.0.1-auto-1-}: several servers share this JVM, and the figures per request count only
+     * the threads of the server measured. Null when the server is not Tomcat.
+     */
+    String threadPrefix() {
+        if (context instanceof WebServerApplicationContext web && web.getWebServer() instanceof TomcatWebServer tomcat
+                && tomcat.getTomcat().getConnector().getProtocolHandler() instanceof AbstractProtocol<?> protocol) {
+            // an ObjectName-quoted value, once bound with the port it got: "http-nio-127.0.0.1-auto-1-39239"; the
+            // threads were named before that: http-nio-127.0.0.1-auto-1-exec-1
+            String name = protocol.getName().replace("\"", "");
+            String bound = "-" + port;
+            return (name.endsWith(bound) ? name.substring(0, name.length() - bound.length()) : name) + "-";
+        }
+        return null;
     }
 
     GenericRegistry registry() {
