@@ -6,6 +6,8 @@ import io.kuberaysim.apiserver.http.WatchStreams;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.WriteOptions;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.io.BufferedInputStream;
@@ -13,6 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -181,7 +184,7 @@ final class WatchFanoutScenario {
 
     /** One fan-out: {@code writes} creates watched by the reading watchers, next to {@code stuck} that never read. */
     private record Phase(double writesPerSecond, double deliveriesPerSecond, long delivered, long complete,
-                         String firstError, int status) {
+                         String firstError, int status, double sentByServer, double cpuSeconds) {
         boolean completed(BenchConfig cfg) {
             return complete == cfg.watchers();
         }
@@ -226,6 +229,8 @@ final class WatchFanoutScenario {
         List<Double> alone = new ArrayList<>();
         List<Double> crowded = new ArrayList<>();
         List<Double> ratios = new ArrayList<>();
+        List<Double> cpuRatios = new ArrayList<>();
+        List<Double> stuckTook = new ArrayList<>();
         boolean allDelivered = true;
         int n = 0;
         int delivered = 0;
@@ -257,6 +262,8 @@ final class WatchFanoutScenario {
             alone.add(a.deliveriesPerSecond());
             crowded.add(c.deliveriesPerSecond());
             ratios.add(c.deliveriesPerSecond() / a.deliveriesPerSecond());
+            cpuRatios.add(c.cpuSeconds() / a.cpuSeconds());
+            stuckTook.add((c.sentByServer() - c.delivered()) / cfg.slowWatchers());
         }
         report.add(section, "fan-outs after the first with every event delivered to every reading watcher, in order",
                 delivered, "of " + n, "= " + n, delivered == n);
@@ -271,6 +278,10 @@ final class WatchFanoutScenario {
         Stats r = Stats.of(ratios);
         report.add(section, "reading watchers' deliveries next to " + stuck + " / alone", r, "ratio", "≥ 0.9",
                 r.median() >= 0.9 && allDelivered);
+        report.add(section, "events each non-reading watcher took before its connection stopped accepting",
+                Stats.of(stuckTook), "events", null, null);
+        report.add(section, "CPU time of a fan-out (process) next to " + stuck + " / alone", Stats.of(cpuRatios),
+                "ratio", null, null);
     }
 
     /**
@@ -308,8 +319,10 @@ final class WatchFanoutScenario {
             awaitOpenWatches(open, n -> n >= stuck + cfg.watchers(), 30);
             int status = watchers.get(0).status;
             if (status != 200) {
-                return new Phase(0, 0, 0, 0, "status " + status, status);
+                return new Phase(0, 0, 0, 0, "status " + status, status, 0, 0);
             }
+            double sentBefore = watchEventsSent(server);
+            long cpuBefore = processCpuNanos();
             long t0 = System.nanoTime();
             for (int i = 0; i < writes; i++) {
                 ObjectNode cm = Json.object();
@@ -336,7 +349,9 @@ final class WatchFanoutScenario {
                 }
             }
             double rate = complete == watchers.size() ? delivered / ((last - t0) / 1e9) : 0;
-            return new Phase(writes / ((written - t0) / 1e9), rate, delivered, complete, firstError, status);
+            double cpu = (processCpuNanos() - cpuBefore) / 1e9;
+            return new Phase(writes / ((written - t0) / 1e9), rate, delivered, complete, firstError, status,
+                    watchEventsSent(server) - sentBefore, cpu);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -353,6 +368,18 @@ final class WatchFanoutScenario {
                 }
             }
         }
+    }
+
+    /** Events the server's watches have taken to write so far, all watchers together (apiserver_watch_events_total). */
+    private static double watchEventsSent(SimServer server) {
+        return server.bean(MeterRegistry.class).find("apiserver_watch_events_total").counters().stream()
+                .mapToDouble(Counter::count).sum();
+    }
+
+    /** CPU time of this process (server, writer and reading clients), less swayed by other work than wall time. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static void awaitOpenWatches(WatchStreams open, java.util.function.IntPredicate done, int seconds)
