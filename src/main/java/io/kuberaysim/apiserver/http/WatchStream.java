@@ -4,6 +4,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.http.server.ConnectionCutter;
+import io.kuberaysim.apiserver.http.server.SocketSendBuffer;
 import io.kuberaysim.apiserver.registry.WatchFeed;
 import io.kuberaysim.apiserver.registry.WatchSink;
 import io.kuberaysim.apiserver.storage.ObjectStore;
@@ -59,6 +60,7 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
     private final Function<WatchEvent, byte[]> encoder;
     private final WatchEventsListener listener;
     private final int buffer;
+    private final int sendBuffer;
     /** The initial events and the watch's own lines, written ahead of the feed. */
     private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger wip = new AtomicInteger();
@@ -100,14 +102,16 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
      * @param encoder  turns an event into its wire line; the default shares {@link WatchEvent#line} between watchers
      * @param listener told about each object event written
      * @param buffer   changes a client that reads nothing may fall behind before the watch is closed
+     * @param sendBuffer bytes of the connection's kernel send buffer, or 0 for the system's
      */
     WatchStream(ResourceType type, Executor executor, Function<WatchEvent, byte[]> encoder,
-                WatchEventsListener listener, int buffer) {
+                WatchEventsListener listener, int buffer, int sendBuffer) {
         this.type = type;
         this.executor = executor;
         this.encoder = encoder;
         this.listener = listener;
         this.buffer = buffer;
+        this.sendBuffer = sendBuffer;
     }
 
     static byte[] sharedLine(WatchEvent event) {
@@ -143,6 +147,11 @@ final class WatchStream implements WatchSink, WriteListener, AsyncListener {
         ctx.setTimeout(0); // a watch lasts as long as its timeoutSeconds, the client or the server decide
         ctx.addListener(this);
         HttpServletResponse response = (HttpServletResponse) ctx.getResponse();
+        if (sendBuffer > 0) {
+            // a client that stops reading then takes this much, not the ~190 KB Linux grows a loopback buffer to;
+            // where the socket cannot be reached, it keeps the system's buffer
+            SocketSendBuffer.set(response, sendBuffer);
+        }
         response.setStatus(HttpServletResponse.SC_OK);
         response.setContentType("application/json");
         ServletOutputStream stream;

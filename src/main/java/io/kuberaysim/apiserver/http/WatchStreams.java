@@ -40,6 +40,7 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
     private final GenericRegistry registry;
     private final WatchEventsListener listener;
     private final int buffer;
+    private final int sendBuffer;
     private final ExecutorService writers;
     private final ScheduledExecutorService timers;
     private final Set<WatchStream> active = ConcurrentHashMap.newKeySet();
@@ -49,6 +50,7 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
         this.registry = registry;
         this.listener = listener.getIfAvailable(() -> WatchEventsListener.NONE);
         this.buffer = limits.watchBuffer();
+        this.sendBuffer = limits.watchSendBuffer();
         AtomicInteger n = new AtomicInteger();
         // a few threads shared by all watchers (handing each event to a thread of its own cost 5x the fan-out rate)
         this.writers = Executors.newFixedThreadPool(WRITERS, r -> {
@@ -82,7 +84,7 @@ public class WatchStreams implements SmartLifecycle, AutoCloseable {
     void open(ResourceType type, ResourceType served, String namespace, ListOptions options,
               Function<WatchEvent, byte[]> encoder, HttpServletRequest request) {
         WatchStream stream = new WatchStream(served, writers, encoder == null ? WatchStream::sharedLine : encoder,
-                listener, buffer);
+                listener, buffer, sendBuffer);
         stream.startFrom(startRevision(options));
         active.add(stream);
         stream.onClose(() -> active.remove(stream));

@@ -1,13 +1,8 @@
 package io.kuberaysim.apiserver.http.server;
 
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.ServletResponseWrapper;
 import org.apache.catalina.connector.Response;
-import org.apache.catalina.connector.ResponseFacade;
 import org.apache.coyote.ActionCode;
-
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
  * Closes the connection of a streamed response at once, without writing what is still buffered. An asynchronous
@@ -17,8 +12,6 @@ import java.lang.invoke.VarHandle;
  * through the response facade; elsewhere it does nothing and says so.
  */
 public final class ConnectionCutter {
-    private static final VarHandle FACADE_RESPONSE = facadeResponse();
-
     private ConnectionCutter() {
     }
 
@@ -29,16 +22,7 @@ public final class ConnectionCutter {
      * @return false if the container is not one this can cut (then nothing was done)
      */
     public static boolean cut(ServletResponse response) {
-        ServletResponse r = response;
-        while (r instanceof ServletResponseWrapper w) {
-            r = w.getResponse();
-        }
-        Response connector = null;
-        if (r instanceof Response direct) {
-            connector = direct;
-        } else if (r instanceof ResponseFacade facade && FACADE_RESPONSE != null) {
-            connector = (Response) FACADE_RESPONSE.get(facade);
-        }
+        Response connector = ConnectorResponse.of(response);
         if (connector == null) {
             return false;
         }
@@ -46,14 +30,5 @@ public final class ConnectionCutter {
         // with an error event to its listeners
         connector.getCoyoteResponse().action(ActionCode.CLOSE_NOW, null);
         return true;
-    }
-
-    private static VarHandle facadeResponse() {
-        try {
-            return MethodHandles.privateLookupIn(ResponseFacade.class, MethodHandles.lookup())
-                    .findVarHandle(ResponseFacade.class, "response", Response.class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null; // another Tomcat: cutting is unavailable, responses end as usual
-        }
     }
 }
