@@ -30,6 +30,8 @@ public final class ResourceTypes {
             "event", true, false, List.of("ev"), List.of());
     public static final ResourceType CONFIGMAPS = new ResourceType("", "v1", "ConfigMap", "configmaps", "configmap",
             true, false, List.of("cm"), List.of());
+    public static final ResourceType SECRETS = new ResourceType("", "v1", "Secret", "secrets", "secret",
+            true, false, List.of(), List.of());
     public static final ResourceType SERVICEACCOUNTS = new ResourceType("", "v1", "ServiceAccount", "serviceaccounts",
             "serviceaccount", true, false, List.of("sa"), List.of());
     public static final ResourceType ROLES = new ResourceType("rbac.authorization.k8s.io", "v1", "Role", "roles",
@@ -56,12 +58,12 @@ public final class ResourceTypes {
 
     /** Every stored type (each has its own storage and strategy). */
     public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
-            SERVICEACCOUNTS, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS, RAYSERVICES, PODLIFECYCLERULES,
+            SECRETS, SERVICEACCOUNTS, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS, RAYSERVICES, PODLIFECYCLERULES,
             NODELIFECYCLERULES, FAULTSCHEDULES);
 
     /** Every served type, in kube-apiserver's discovery order (events.k8s.io before batch, rbac after it). */
     public static final List<ResourceType> SERVED_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS,
-            CONFIGMAPS, SERVICEACCOUNTS, EVENTS_K8S_IO, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS,
+            CONFIGMAPS, SECRETS, SERVICEACCOUNTS, EVENTS_K8S_IO, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS,
             RAYSERVICES, PODLIFECYCLERULES, NODELIFECYCLERULES, FAULTSCHEDULES);
 
     public static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = new ResourceType("authorization.k8s.io", "v1",

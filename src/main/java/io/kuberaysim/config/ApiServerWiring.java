@@ -10,6 +10,7 @@ import io.kuberaysim.apiserver.registry.IdentityStreams;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.registry.strategy.ConfigMapStrategy;
+import io.kuberaysim.apiserver.registry.strategy.SecretStrategy;
 import io.kuberaysim.apiserver.registry.strategy.RoleBindingStrategy;
 import io.kuberaysim.apiserver.registry.strategy.RoleStrategy;
 import io.kuberaysim.apiserver.registry.strategy.ServiceAccountStrategy;
@@ -42,6 +43,7 @@ public final class ApiServerWiring {
     public static GenericRegistry registry(ObjectStore store, Clock clock, SimProperties props) {
         List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), new PodStrategy(),
                 new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(),
+                new SecretStrategy(),
                 new ServiceAccountStrategy(), new JobStrategy(), new LeaseStrategy(), new RoleStrategy(),
                 new RoleBindingStrategy(),
                 new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema()),

@@ -76,6 +76,43 @@ class KubectlApiFidelityE2EIT {
                 .doesNotContain("openapi");
     }
 
+    // kubectl's create secret generators post protobuf; apply sends JSON with stringData
+    @Test
+    void secretsAsKubectlCreatesAppliesListsAndDescribesThem() throws Exception {
+        Kubectl.Result generic = kubectl.run("create", "secret", "generic", "creds", "--from-literal=password=s3cr3t",
+                "--from-literal=user=admin");
+        assertThat(generic.out()).as(generic.all()).isEqualTo("secret/creds created\n");
+        assertThat(kubectl.run("get", "secret", "creds", "-o", "jsonpath={.data.password}").out())
+                .isEqualTo("czNjcjN0");
+        Kubectl.Result registry = kubectl.run("create", "secret", "docker-registry", "pull", "--docker-server=r.io",
+                "--docker-username=u", "--docker-password=p");
+        assertThat(registry.out()).as(registry.all()).contains("secret/pull created");
+        Kubectl.Result applied = kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: redis-password-secret}
+                type: Opaque
+                stringData: {password: "5241590000000000"}
+                """, "apply", "-f", "-");
+        assertThat(applied.out()).as(applied.all()).contains("secret/redis-password-secret created");
+        Kubectl.Result yaml = kubectl.run("get", "secret", "redis-password-secret", "-o", "yaml");
+        assertThat(yaml.out()).as(yaml.all()).contains("password: NTI0MTU5MDAwMDAwMDAwMA==")
+                .doesNotContain("stringData:");
+        Kubectl.Result listed = kubectl.run("get", "secrets");
+        assertThat(listed.out()).as(listed.all()).contains("TYPE").containsPattern("creds\\s+Opaque\\s+2")
+                .containsPattern("pull\\s+kubernetes.io/dockerconfigjson\\s+1");
+        Kubectl.Result described = kubectl.run("describe", "secret", "creds");
+        assertThat(described.out()).as(described.all()).contains("Type:  Opaque").containsPattern("password:\\s+6 bytes");
+        Kubectl.Result invalid = kubectl.runWithInput("""
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: broken}
+                data: {token: "not base64!"}
+                """, "apply", "-f", "-");
+        assertThat(invalid.exit()).isNotZero();
+        assertThat(invalid.err()).contains("illegal base64 data at input byte 3");
+    }
+
     @Test
     void fieldSelectorsAsKubectlSendsThem() throws Exception {
         assertThat(kubectl.runWithInput(DEMO.formatted("selected"), "apply", "-f", "-").exit()).isZero();

@@ -137,6 +137,11 @@ final class BuiltinColumns {
                     (o, now) -> (long) (size(Json.at(o, "data")) + size(Json.at(o, "binaryData")))),
             TableConverter.age("Age"));
 
+    static final List<Column> SECRETS = List.of(
+            Column.of("Type", "string", "The type of the secret.", (o, now) -> orEmpty(Json.text(o, "type"))),
+            Column.of("Data", "integer", "Number of items in the secret.", (o, now) -> (long) size(Json.at(o, "data"))),
+            TableConverter.age("Age"));
+
     static final List<Column> LEASES = List.of(
             Column.of("Holder", "string", "The holder of a lease.",
                     (o, now) -> orEmpty(Json.text(o, "spec", "holderIdentity"))),

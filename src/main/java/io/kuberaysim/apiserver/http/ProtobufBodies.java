@@ -14,11 +14,12 @@ import java.util.Map;
 
 /**
  * Decodes the few protobuf request bodies kubectl sends: its typed generators ({@code kubectl create namespace},
- * {@code create configmap}, {@code create service ...}) post {@code application/vnd.kubernetes.protobuf} and do not
- * fall back to JSON on 415. A body is kube-apiserver's envelope ({@code k8s\0} + runtime.Unknown) around the
- * object's generated protobuf message; only Namespace, ConfigMap, Service (field numbers of k8s.io/api core/v1) and
- * the self-subject reviews of {@code kubectl auth} are mapped, other kinds keep the 415. Go's protobuf writes every scalar, so zero values and empty
- * messages are dropped, as the JSON encoding's {@code omitempty} would.
+ * {@code create configmap}, {@code create secret ...}, {@code create service ...}) post
+ * {@code application/vnd.kubernetes.protobuf} and do not fall back to JSON on 415. A body is kube-apiserver's
+ * envelope ({@code k8s\0} + runtime.Unknown) around the object's generated protobuf message; only Namespace,
+ * ConfigMap, Secret, Service (field numbers of k8s.io/api core/v1) and the self-subject reviews of
+ * {@code kubectl auth} are mapped, other kinds keep the 415. Go's protobuf writes every scalar, so zero values and
+ * empty messages are dropped, as the JSON encoding's {@code omitempty} would.
  */
 final class ProtobufBodies {
     private static final byte[] MAGIC = {'k', '8', 's', 0};
@@ -58,6 +59,8 @@ final class ProtobufBodies {
             3, F.msg("status", Map.of(1, F.of("phase", T.STRING))));
     private static final Map<Integer, F> CONFIG_MAP = Map.of(1, F.msg("metadata", OBJECT_META), 2, F.of("data", T.MAP),
             3, F.of("binaryData", T.BYTES_MAP), 4, F.of("immutable", T.BOOL));
+    private static final Map<Integer, F> SECRET = Map.of(1, F.msg("metadata", OBJECT_META), 2, F.of("data", T.BYTES_MAP),
+            3, F.of("type", T.STRING), 4, F.of("stringData", T.MAP), 5, F.of("immutable", T.BOOL));
     private static final Map<Integer, F> SERVICE_PORT = Map.of(1, F.of("name", T.STRING), 2, F.of("protocol", T.STRING),
             3, F.of("port", T.INT), 4, F.of("targetPort", T.INT_OR_STRING), 5, F.of("nodePort", T.INT),
             6, F.of("appProtocol", T.STRING));
@@ -83,7 +86,7 @@ final class ProtobufBodies {
             2, F.msg("spec", Map.of(1, F.of("namespace", T.STRING))));
     private static final Map<Integer, F> SELF_SUBJECT_REVIEW = Map.of(1, F.msg("metadata", OBJECT_META));
     private static final Map<String, Map<Integer, F>> KINDS = Map.of("v1/Namespace", NAMESPACE,
-            "v1/ConfigMap", CONFIG_MAP, "v1/Service", SERVICE,
+            "v1/ConfigMap", CONFIG_MAP, "v1/Secret", SECRET, "v1/Service", SERVICE,
             "authorization.k8s.io/v1/SelfSubjectAccessReview", SELF_SUBJECT_ACCESS_REVIEW,
             "authorization.k8s.io/v1/SelfSubjectRulesReview", SELF_SUBJECT_RULES_REVIEW,
             "authentication.k8s.io/v1/SelfSubjectReview", SELF_SUBJECT_REVIEW);

@@ -89,6 +89,7 @@ class TableConverter {
             Map.entry(ResourceTypes.EVENTS, BuiltinColumns.EVENTS),
             Map.entry(ResourceTypes.NAMESPACES, BuiltinColumns.NAMESPACES),
             Map.entry(ResourceTypes.CONFIGMAPS, BuiltinColumns.CONFIGMAPS),
+            Map.entry(ResourceTypes.SECRETS, BuiltinColumns.SECRETS),
             Map.entry(ResourceTypes.LEASES, BuiltinColumns.LEASES),
             Map.entry(ResourceTypes.SERVICEACCOUNTS, BuiltinColumns.SERVICEACCOUNTS),
             Map.entry(ResourceTypes.ROLES, BuiltinColumns.ROLES),
