@@ -43,6 +43,11 @@ import java.util.Map;
  * the status subresource.
  */
 final class Kubelet {
+    private static final String CONFIG_ERROR = "CreateContainerConfigError";
+    /** The kubelet's pod worker syncs a Pod whose sync failed again after this long. */
+    private static final Duration CONFIG_RETRY = Duration.ofSeconds(10);
+    /** The volume manager's longest wait between two mount attempts. */
+    private static final Duration MOUNT_RETRY_MAX = Duration.ofSeconds(122);
     private final KubeClient client;
     private final Clock clock;
     private final SimulationSettings settings;
@@ -56,6 +61,10 @@ final class Kubelet {
     private final Map<String, Instant> firstSeen = new HashMap<>();
     private final Map<String, Instant> initializedAt = new HashMap<>(); // pod uid → init containers done
     private final Map<String, RestartBackOff> backOffs = new HashMap<>(); // pod uid → crash-loop back-off
+    private final ConfigReferences references;
+    private final Map<String, Integer> mountAttempts = new HashMap<>(); // pod uid → failed mounts so far
+    private final Map<String, Instant> mountedAt = new HashMap<>(); // pod uid → volumes mounted after failures
+    private final Map<String, Instant> configBlockedSince = new HashMap<>(); // pod uid → first config error
     private int nextIp = 1;
 
     Kubelet(ControllerManager manager, SimulationSettings settings, PodLifecycleRules rules, ContainerCrashes crashes) {
@@ -68,6 +77,8 @@ final class Kubelet {
         this.nodes = manager.informer(ResourceTypes.NODES);
         this.events = manager.legacyEventRecorder("kubelet");
         this.inits = new InitContainers(pods);
+        this.references = new ConfigReferences(manager.informer(ResourceTypes.CONFIGMAPS),
+                manager.informer(ResourceTypes.SECRETS));
     }
 
     void register(ControllerManager manager) {
@@ -151,8 +162,24 @@ final class Kubelet {
             return Result.requeueAfter(Duration.between(now, startAt));
         }
         if (!"Running".equals(phase)) {
+            List<String> unmounted = references.mountErrors(pod);
+            if (!unmounted.isEmpty()) {
+                return waitForVolumes(pod, hostIp, scheduledAt, unmounted);
+            }
+            if (mountAttempts.containsKey(pod.uid())) {
+                startAt = mountedAt.computeIfAbsent(pod.uid(), u -> now); // the sandbox starts once volumes mount
+            }
             int total = InitContainers.of(pod).size();
             int done = inits.done(pod);
+            List<JsonNode> initContainers = InitContainers.of(pod);
+            for (int i = 0; i < Math.min(done + 1, total); i++) {
+                String error = references.containerError(pod, initContainers.get(i));
+                if (error != null) {
+                    ObjectNode blocked = initializing(pod, hostIp, scheduledAt, startAt, i);
+                    configError((ObjectNode) blocked.path("initContainerStatuses").get(i), error);
+                    return retryConfig(pod, blocked, error, now);
+                }
+            }
             if (done < total) {
                 // an init container still runs (wait-gcs-ready until the head is ready): the head's changes re-check
                 ObjectNode initializing = initializing(pod, hostIp, scheduledAt, startAt, done);
@@ -163,8 +190,12 @@ final class Kubelet {
             }
             // init containers that had to wait finished now, the containers start now; otherwise all at startAt
             boolean waited = pod.object().path("status").path("initContainerStatuses").toString()
-                    .contains("\"running\"");
+                    .contains("\"running\"") || configBlockedSince.containsKey(pod.uid());
             Instant containersStart = waited ? now : startAt;
+            ObjectNode unconfigured = unconfigured(pod, hostIp, scheduledAt, startAt, now);
+            if (unconfigured != null) {
+                return retryConfig(pod, unconfigured, null, now);
+            }
             initializedAt.put(pod.uid(), containersStart);
             writeStatus(pod, running(pod, hostIp, scheduledAt, containersStart, 0, null,
                     readySince(pod, containersStart, now)));
@@ -230,6 +261,92 @@ final class Kubelet {
         }
         writeStatus(pod, finished(pod, hostIp, scheduledAt, startAt, runningSince, now, exitCode));
         return Result.done();
+    }
+
+    /**
+     * Volumes that cannot be mounted (a missing ConfigMap or Secret): the Pod stays in ContainerCreating, each
+     * failure is a FailedMount event, and the volume manager tries again with its exponential back-off (0.5 s
+     * doubling up to 2 min 2 s).
+     */
+    private Result waitForVolumes(StoredObject pod, String hostIp, Instant scheduledAt, List<String> unmounted) {
+        ObjectNode pending = pending(pod, hostIp, scheduledAt);
+        if (!pending.equals(pod.object().get("status"))) {
+            writeStatus(pod, pending);
+        }
+        for (String message : unmounted) {
+            events.event(pod, EventRecorder.WARNING, "FailedMount", "Mount", message);
+        }
+        int attempt = mountAttempts.merge(pod.uid(), 1, Integer::sum);
+        long millis = attempt >= 9 ? MOUNT_RETRY_MAX.toMillis() : Math.min(500L << (attempt - 1),
+                MOUNT_RETRY_MAX.toMillis());
+        return Result.requeueAfter(Duration.ofMillis(millis));
+    }
+
+    /**
+     * The Pod's containers once its sandbox and init containers are done, when some cannot be configured (an
+     * environment variable from a missing ConfigMap, Secret or key): those wait in CreateContainerConfigError, the
+     * others run, and the Pod stays Pending; null when every container can be configured.
+     */
+    private ObjectNode unconfigured(StoredObject pod, String hostIp, Instant scheduledAt, Instant startAt,
+                                    Instant now) {
+        List<String> blocked = new ArrayList<>();
+        Map<String, String> errors = new HashMap<>();
+        for (JsonNode c : pod.object().path("spec").path("containers")) {
+            String error = references.containerError(pod, c);
+            if (error != null) {
+                blocked.add(Json.text(c, "name"));
+                errors.put(Json.text(c, "name"), error);
+            }
+        }
+        if (blocked.isEmpty()) {
+            return null;
+        }
+        Instant since = configBlockedSince.getOrDefault(pod.uid(), now);
+        ObjectNode status = running(pod, hostIp, scheduledAt, since, 0, null, readySince(pod, since, now));
+        status.put("phase", "Pending");
+        for (JsonNode c : status.path("conditions")) {
+            String type = Json.text(c, "type");
+            if ("Ready".equals(type) || "ContainersReady".equals(type)) {
+                ((ObjectNode) c).put("status", "False").put("lastTransitionTime", ts(startAt))
+                        .put("reason", "ContainersNotReady")
+                        .put("message", "containers with unready status: [" + String.join(" ", blocked) + "]");
+            }
+        }
+        for (JsonNode s : status.path("containerStatuses")) {
+            String error = errors.get(Json.text(s, "name"));
+            if (error != null) {
+                configError((ObjectNode) s, error);
+            }
+        }
+        return status;
+    }
+
+    /** A container status the kubelet could not create: waiting in CreateContainerConfigError, never started. */
+    private static void configError(ObjectNode containerStatus, String error) {
+        containerStatus.put("imageID", "").remove("containerID");
+        containerStatus.put("ready", false).put("started", false);
+        containerStatus.putObject("state").putObject("waiting").put("reason", CONFIG_ERROR).put("message", error);
+    }
+
+    /**
+     * Writes a status with containers in CreateContainerConfigError, records the kubelet's {@code Failed} event
+     * for each, and syncs the Pod again after the pod worker's back-off: the ConfigMap or Secret may exist by then.
+     */
+    private Result retryConfig(StoredObject pod, ObjectNode status, String initError, Instant now) {
+        configBlockedSince.putIfAbsent(pod.uid(), now);
+        if (!status.equals(pod.object().get("status"))) {
+            writeStatus(pod, status);
+        }
+        if (initError != null) {
+            events.event(pod, EventRecorder.WARNING, "Failed", "Start", "Error: " + initError);
+        }
+        for (JsonNode s : status.path("containerStatuses")) {
+            if (CONFIG_ERROR.equals(Json.text(s, "state", "waiting", "reason"))) {
+                events.event(pod, EventRecorder.WARNING, "Failed", "Start",
+                        "Error: " + Json.text(s, "state", "waiting", "message"));
+            }
+        }
+        return Result.requeueAfter(CONFIG_RETRY);
     }
 
     /** The containers run again from {@code now} (their {@code restarts + 1}-th run) after {@code lastState}. */
@@ -336,6 +453,9 @@ final class Kubelet {
         firstSeen.remove(pod.uid());
         initializedAt.remove(pod.uid());
         backOffs.remove(pod.uid());
+        mountAttempts.remove(pod.uid());
+        mountedAt.remove(pod.uid());
+        configBlockedSince.remove(pod.uid());
         return Result.done();
     }
 
