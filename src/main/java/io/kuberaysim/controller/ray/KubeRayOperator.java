@@ -39,7 +39,8 @@ public record KubeRayOperator(Controller rayCluster, Controller rayJob, Controll
 
     /** Registers the three controllers (before or after the manager started). */
     public static KubeRayOperator install(ControllerManager manager, RayDashboardClient dashboard, Options options) {
-        Controller rayCluster = RayClusterReconciler.register(manager, options.rayClusterRequeue());
+        Controller rayCluster = RayClusterReconciler.register(manager, options.rayClusterRequeue(),
+                options.seed());
         Controller rayJob = RayJobReconciler.register(manager, dashboard, options.seed());
         Controller rayService = RayServiceReconciler.register(manager, dashboard, options.seed());
         return new KubeRayOperator(rayCluster, rayJob, rayService);

@@ -83,6 +83,24 @@ public final class RayLabels {
     private RayLabels() {
     }
 
+    /**
+     * KubeRay's {@code CheckName}: a name longer than 50 characters keeps its last 50, and a first character that is
+     * a digit or punctuation becomes {@code r} (names of the autoscaler's RBAC objects and the auth Secret).
+     */
+    public static String checkName(String s) {
+        String out = s.length() > 50 ? s.substring(s.length() - 50) : s;
+        char first = out.charAt(0);
+        if (Character.isDigit(first) || isPunct(first)) {
+            out = "r" + out.substring(1);
+        }
+        return out;
+    }
+
+    /** Go's {@code unicode.IsPunct} for the characters a Kubernetes name may hold. */
+    private static boolean isPunct(char c) {
+        return c == '-' || c == '.' || c == '_';
+    }
+
     /** {@code <cluster>-head-svc} (KubeRay {@code GenerateHeadServiceName}). */
     public static String headServiceName(String cluster) {
         return cluster + "-head-svc";

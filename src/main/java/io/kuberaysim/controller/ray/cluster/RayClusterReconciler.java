@@ -2,6 +2,7 @@ package io.kuberaysim.controller.ray.cluster;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ray.AutoscalerOptions;
+import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.api.ray.RayCluster;
 import io.kuberaysim.api.ray.RayClusterConditions;
@@ -13,6 +14,7 @@ import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.ClusterSpecHash;
+import io.kuberaysim.controller.ray.KubeRayOperator;
 import io.kuberaysim.controller.ray.RayLabels;
 import io.kuberaysim.controller.ray.ValidationFailure;
 import io.kuberaysim.controller.ray.WorkingStatus;
@@ -40,6 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 
 /**
@@ -66,6 +69,7 @@ public final class RayClusterReconciler implements Reconciler {
     private final Clock clock;
     private final ScaleExpectations expectations;
     private final Duration steadyRequeue;
+    private final long seed;
     /**
      * The typed spec per cluster with the spec tree it was read from: status writes share the spec subtree
      * with the previous stored version, so a reconcile after a status write reuses the spec it read before
@@ -78,6 +82,11 @@ public final class RayClusterReconciler implements Reconciler {
     }
 
     public RayClusterReconciler(ControllerManager manager, Duration steadyRequeue) {
+        this(manager, steadyRequeue, KubeRayOperator.Options.DEFAULTS.seed());
+    }
+
+    /** @param seed {@code kuberay-sim.seed}: the random auth tokens it creates are reproducible under it */
+    public RayClusterReconciler(ControllerManager manager, Duration steadyRequeue, long seed) {
         this.client = manager.operatorClient();
         this.clusters = manager.informer(ResourceTypes.RAYCLUSTERS);
         this.pods = manager.informer(ResourceTypes.PODS);
@@ -85,6 +94,7 @@ public final class RayClusterReconciler implements Reconciler {
         this.events = manager.eventRecorder(COMPONENT);
         this.clock = manager.clock();
         this.steadyRequeue = steadyRequeue;
+        this.seed = seed;
         this.expectations = new ScaleExpectations(clock, (ns, name) -> pods.get(ns, name) != null);
     }
 
@@ -93,11 +103,17 @@ public final class RayClusterReconciler implements Reconciler {
      * annotation changes only, so status writes do not trigger it), Owns Pod and Service.
      */
     public static Controller register(ControllerManager manager, Duration steadyRequeue) {
+        return register(manager, steadyRequeue, KubeRayOperator.Options.DEFAULTS.seed());
+    }
+
+    /** {@link #register(ControllerManager, Duration)} with the simulation's seed. */
+    public static Controller register(ControllerManager manager, Duration steadyRequeue, long seed) {
         return manager.controller(COMPONENT)
                 .forType(ResourceTypes.RAYCLUSTERS, UpdatePredicate.GENERATION_LABELS_OR_ANNOTATIONS_CHANGED)
                 .owns(ResourceTypes.PODS)
                 .owns(ResourceTypes.SERVICES)
-                .complete(new RayClusterReconciler(manager, steadyRequeue));
+                .owns(ResourceTypes.SECRETS)
+                .complete(new RayClusterReconciler(manager, steadyRequeue, seed));
     }
 
     @Override
@@ -140,6 +156,10 @@ public final class RayClusterReconciler implements Reconciler {
 
         ReconcileFailure failure = null;
         try {
+            reconcileAutoscalerServiceAccount(cluster, spec);
+            reconcileAutoscalerRole(cluster, spec);
+            reconcileAutoscalerRoleBinding(cluster, spec);
+            reconcileAuthSecret(cluster, spec);
             reconcileHeadService(cluster, spec);
             reconcileServeService(cluster, spec);
             reconcilePods(cluster, spec, oldStatus);
@@ -190,6 +210,77 @@ public final class RayClusterReconciler implements Reconciler {
             log.info("Failed to update status of RayCluster {}/{}: {}", cluster.namespace(), cluster.name(),
                     LogValues.escape(e.getMessage()));
             return false;
+        }
+    }
+
+    // ---- The autoscaler's ServiceAccount, Role and RoleBinding; the auth Secret ----
+
+    private void reconcileAutoscalerServiceAccount(StoredObject cluster, RayClusterSpec spec) {
+        if (!Boolean.TRUE.equals(spec.enableInTreeAutoscaling())) {
+            return;
+        }
+        String name = AutoscalerRbac.serviceAccountName(cluster.name(), spec);
+        if (client.get(ResourceTypes.SERVICEACCOUNTS, cluster.namespace(), name) != null) {
+            return;
+        }
+        if (name.equals(Json.text(spec.headGroupSpec().template(), "spec", "serviceAccountName"))) {
+            // a ServiceAccount the user named for the head Pod is the user's to create (kuberay#1123, #1128)
+            String advice = "If users specify ServiceAccountName for the head Pod, they need to create a "
+                    + "ServiceAccount themselves. However, ServiceAccount " + name + " is not found. Please create one. "
+                    + "See the PR description of https://github.com/ray-project/kuberay/pull/1128 for more details.";
+            events.event(cluster, EventRecorder.WARNING, "AutoscalerServiceAccountNotFound", "Validate",
+                    "Failed to reconcile RayCluster " + cluster.namespace() + "/" + cluster.name() + ". " + advice);
+            throw new ReconcileFailure(null, "serviceaccounts \"" + name + "\" not found");
+        }
+        createOwned(cluster, ResourceTypes.SERVICEACCOUNTS, AutoscalerRbac.serviceAccount(cluster, spec),
+                "ServiceAccount", "service account");
+    }
+
+    private void reconcileAutoscalerRole(StoredObject cluster, RayClusterSpec spec) {
+        if (Boolean.TRUE.equals(spec.enableInTreeAutoscaling())
+                && client.get(ResourceTypes.ROLES, cluster.namespace(), cluster.name()) == null) {
+            createOwned(cluster, ResourceTypes.ROLES, AutoscalerRbac.role(cluster), "Role", "role");
+        }
+    }
+
+    private void reconcileAutoscalerRoleBinding(StoredObject cluster, RayClusterSpec spec) {
+        if (Boolean.TRUE.equals(spec.enableInTreeAutoscaling())
+                && client.get(ResourceTypes.ROLEBINDINGS, cluster.namespace(), cluster.name()) == null) {
+            createOwned(cluster, ResourceTypes.ROLEBINDINGS, AutoscalerRbac.roleBinding(cluster, spec), "RoleBinding",
+                    "role binding");
+        }
+    }
+
+    /** {@code reconcileAuthSecret}: token auth without a Secret of the user's gets one with a random token. */
+    private void reconcileAuthSecret(StoredObject cluster, RayClusterSpec spec) {
+        if (!TokenAuth.createsSecret(spec.authOptions())
+                || client.get(ResourceTypes.SECRETS, cluster.namespace(), RayLabels.checkName(cluster.name())) != null) {
+            return;
+        }
+        Random random = new Random(seed * 1_000_003L + cluster.uid().hashCode());
+        try {
+            client.create(ResourceTypes.SECRETS, cluster.namespace(), TokenAuth.secret(cluster, random));
+        } catch (ApiException e) {
+            throw new ReconcileFailure(null, e.getMessage()); // KubeRay records no event for it
+        }
+    }
+
+    /**
+     * Creates an object the cluster owns, as the autoscaler RBAC reconcilers do: {@code Created<Kind>} on success,
+     * AlreadyExists ignored, {@code FailedToCreate<Kind>} and a failed pass otherwise.
+     */
+    private void createOwned(StoredObject cluster, ResourceType type, ObjectNode object, String kind, String words) {
+        String key = cluster.namespace() + "/" + object.path("metadata").path("name").asString();
+        try {
+            client.create(type, cluster.namespace(), object);
+            events.event(cluster, EventRecorder.NORMAL, "Created" + kind, "Create", "Created " + words + " " + key);
+        } catch (ApiException e) {
+            if (e.code() == 409) {
+                return;
+            }
+            events.event(cluster, EventRecorder.WARNING, "FailedToCreate" + kind, "Create",
+                    "Failed creating " + words + " " + key + ", " + e.getMessage());
+            throw new ReconcileFailure(null, e.getMessage());
         }
     }
 

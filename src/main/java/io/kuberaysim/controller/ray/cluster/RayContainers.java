@@ -36,6 +36,16 @@ public final class RayContainers {
      * image, pull policy, securityContext, command and args, and append env, envFrom and volumeMounts.
      */
     public static ObjectNode autoscaler(JsonNode rayContainer, JsonNode autoscalerOptions) {
+        return autoscaler(rayContainer, autoscalerOptions, c -> {
+        });
+    }
+
+    /**
+     * The autoscaler sidecar, {@code configure} applied to KubeRay's container before the user's
+     * {@code autoscalerOptions} are merged in (where KubeRay sets the auth variables).
+     */
+    public static ObjectNode autoscaler(JsonNode rayContainer, JsonNode autoscalerOptions,
+                                        java.util.function.Consumer<ObjectNode> configure) {
         ObjectNode c = Json.object();
         c.put("name", AUTOSCALER);
         if (rayContainer.hasNonNull("image")) {
@@ -51,6 +61,7 @@ public final class RayContainers {
         env.addObject().put("name", "KUBERAY_CRD_VER").put("value", "v1");
         env.addObject().put("name", "KUBERAY_GEN_AUTOSCALER_START_CMD").put("value", AUTOSCALER_START_CMD);
         c.set("resources", fixedResources("500m", "512Mi"));
+        configure.accept(c);
         JsonNode o = autoscalerOptions == null ? Json.object() : autoscalerOptions;
         if (o.hasNonNull("resources")) {
             c.set("resources", o.get("resources").deepCopy());

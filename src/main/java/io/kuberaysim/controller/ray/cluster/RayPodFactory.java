@@ -59,9 +59,13 @@ public final class RayPodFactory {
         if (autoscaling) {
             // DefaultHeadPodTemplate: the sidecar, the autoscaler's ServiceAccount, the v1/v2 switch
             String sa = Json.text(podSpec, "serviceAccountName");
-            podSpec.put("serviceAccountName", sa == null || sa.isEmpty() ? cluster.name() : sa);
+            podSpec.put("serviceAccountName", RayLabels.checkName(sa == null || sa.isEmpty() ? cluster.name() : sa));
             ObjectNode sidecar = RayContainers.autoscaler(templateRay, spec.autoscalerOptions() == null ? null
-                    : Json.MAPPER.valueToTree(spec.autoscalerOptions()));
+                    : Json.MAPPER.valueToTree(spec.autoscalerOptions()), c -> {
+                        if (TokenAuth.enabled(spec.authOptions())) {
+                            TokenAuth.configureContainer(c, cluster.name(), spec.authOptions());
+                        }
+                    });
             ((ArrayNode) podSpec.get("containers")).add(sidecar);
             AutoscalerOptions.Version version = spec.autoscalerOptions() == null ? null
                     : spec.autoscalerOptions().version();
@@ -75,6 +79,9 @@ public final class RayPodFactory {
             }
         }
         addMetricsPort(ray);
+        if (TokenAuth.enabled(spec.authOptions())) {
+            TokenAuth.configurePod(podSpec, cluster.name(), spec.authOptions());
+        }
         // BuildPod
         addServeLabel(cluster, pod, "false");
         addSharedMemory(podSpec, ray, start.params());
@@ -118,6 +125,9 @@ public final class RayPodFactory {
         if (Boolean.TRUE.equals(spec.enableInTreeAutoscaling()) && spec.autoscalerOptions() != null
                 && spec.autoscalerOptions().version() == AutoscalerOptions.Version.v2) {
             podSpec.put("restartPolicy", "Never");
+        }
+        if (TokenAuth.enabled(spec.authOptions())) {
+            TokenAuth.configurePod(podSpec, cluster.name(), spec.authOptions());
         }
         // BuildPod
         addServeLabel(cluster, pod, "true");

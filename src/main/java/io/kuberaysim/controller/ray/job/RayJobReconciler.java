@@ -798,7 +798,8 @@ public final class RayJobReconciler implements Reconciler {
         }
         String headImage = Json.text(firstContainer(Json.at(cluster.object(), "spec", "headGroupSpec", "template")),
                 "image");
-        ObjectNode job = SubmitterJobFactory.build(p.so, p.spec, headImage, p.d.dashboardURL, p.d.jobId);
+        ObjectNode job = SubmitterJobFactory.build(p.so, p.spec, headImage, p.d.dashboardURL, p.d.jobId,
+                cluster);
         try {
             client.create(ResourceTypes.JOBS, p.ns(), job);
         } catch (ApiException e) {

@@ -5,6 +5,7 @@ import io.kuberaysim.api.ray.RayJob;
 import io.kuberaysim.api.ray.RayJobSpec;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.controller.ray.RayLabels;
+import io.kuberaysim.controller.ray.cluster.TokenAuth;
 import io.kuberaysim.controller.ray.dashboard.JobSubmission;
 import io.kuberaysim.controller.runtime.ObjectSkeleton;
 import io.kuberaysim.controller.runtime.OwnerReferences;
@@ -44,9 +45,10 @@ public final class SubmitterJobFactory {
      * @param headImage     image of the head's Ray container, used by the default template
      * @param dashboardURL  status.dashboardURL ({@code host:port})
      * @param jobId         status.jobId
+     * @param cluster       the RayCluster the job runs on (its token auth reaches the submitter)
      */
     public static ObjectNode build(StoredObject rayJob, RayJobSpec spec, String headImage, String dashboardURL,
-                                   String jobId) {
+                                   String jobId, StoredObject cluster) {
         ObjectNode job = ObjectSkeleton.of("batch/v1", "Job", rayJob.namespace(), rayJob.name());
         ObjectNode meta = ObjectSkeleton.metadata(job);
         ObjectNode labels = meta.putObject("labels");
@@ -58,7 +60,17 @@ public final class SubmitterJobFactory {
         int backoff = spec.submitterConfig() != null && spec.submitterConfig().backoffLimit() != null
                 ? spec.submitterConfig().backoffLimit() : DEFAULT_SUBMITTER_BACKOFF_LIMIT;
         jobSpec.put("backoffLimit", backoff);
-        jobSpec.set("template", template(rayJob.name(), spec, headImage, dashboardURL, jobId));
+        ObjectNode template = template(rayJob.name(), spec, headImage, dashboardURL, jobId);
+        JsonNode auth = cluster == null ? null : Json.at(cluster.object(), "spec", "authOptions");
+        if (TokenAuth.enabled(auth)) {
+            // configureSubmitterContainer's last step, then the token volume for Kubernetes tokens
+            TokenAuth.configureContainer((ObjectNode) template.path("spec").path("containers").get(0), cluster.name(),
+                    auth);
+        }
+        if (cluster != null && TokenAuth.kubernetesTokens(auth)) {
+            TokenAuth.addTokenVolume((ObjectNode) template.get("spec"));
+        }
+        jobSpec.set("template", template);
         return job;
     }
 

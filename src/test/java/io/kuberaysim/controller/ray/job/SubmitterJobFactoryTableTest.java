@@ -37,7 +37,8 @@ class SubmitterJobFactoryTableTest {
             entrypoint resources      | {entrypoint: python x.py, entrypointResources: '{"r": 1}'}   | --entrypoint-resources "{\\"r\\": 1}" --
             """)
     void submitterCommandAsBuildJobSubmitCommand(String name, String spec, String expected) {
-        ObjectNode job = SubmitterJobFactory.build(rayJob(spec), typed(spec), "rayproject/ray:2.46.0", URL, "job-1");
+        ObjectNode job = SubmitterJobFactory.build(rayJob(spec), typed(spec), "rayproject/ray:2.46.0", URL, "job-1",
+                null);
 
         JsonNode container = job.at("/spec/template/spec/containers/0");
         assertThat(container.at("/command").toString()).isEqualTo("[\"/bin/bash\",\"-ce\",\"--\"]");
@@ -53,7 +54,8 @@ class SubmitterJobFactoryTableTest {
             """)
     void submitterJobAsCreateNewK8sJob(String name, String spec, int backoffLimit, String restartPolicy,
             String containerName) {
-        ObjectNode job = SubmitterJobFactory.build(rayJob(spec), typed(spec), "rayproject/ray:2.46.0", URL, "job-1");
+        ObjectNode job = SubmitterJobFactory.build(rayJob(spec), typed(spec), "rayproject/ray:2.46.0", URL, "job-1",
+                null);
 
         assertThat(job.at("/metadata/name").asString()).isEqualTo("example-job");
         assertThat(job.at("/metadata/labels/ray.io~1originated-from-crd").asString()).isEqualTo("RayJob");
