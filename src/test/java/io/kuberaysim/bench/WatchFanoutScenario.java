@@ -186,7 +186,8 @@ final class WatchFanoutScenario {
 
     /** One fan-out: {@code writes} creates watched by the reading watchers, next to {@code stuck} that never read. */
     private record Phase(double writesPerSecond, double deliveriesPerSecond, long delivered, long complete,
-                         String firstError, int status, double sentByServer, double cpuSeconds) {
+                         String firstError, int status, double sentByServer, double cpuSeconds,
+                         double processCpuSeconds, double wallSeconds) {
         boolean completed(BenchConfig cfg) {
             return complete == cfg.watchers();
         }
@@ -232,6 +233,11 @@ final class WatchFanoutScenario {
         List<Double> crowded = new ArrayList<>();
         List<Double> ratios = new ArrayList<>();
         List<Double> cpuRatios = new ArrayList<>();
+        List<Double> writerNanosAlone = new ArrayList<>();
+        List<Double> writerNanosCrowded = new ArrayList<>();
+        List<Double> processCpuRatios = new ArrayList<>();
+        List<Double> coresAlone = new ArrayList<>();
+        List<Double> coresCrowded = new ArrayList<>();
         List<Double> stuckTook = new ArrayList<>();
         boolean allDelivered = true;
         int n = 0;
@@ -265,6 +271,11 @@ final class WatchFanoutScenario {
             crowded.add(c.deliveriesPerSecond());
             ratios.add(c.deliveriesPerSecond() / a.deliveriesPerSecond());
             cpuRatios.add(c.cpuSeconds() / a.cpuSeconds());
+            writerNanosAlone.add(a.cpuSeconds() * 1e9 / a.delivered());
+            writerNanosCrowded.add(c.cpuSeconds() * 1e9 / c.delivered());
+            processCpuRatios.add(c.processCpuSeconds() / a.processCpuSeconds());
+            coresAlone.add(a.processCpuSeconds() / a.wallSeconds());
+            coresCrowded.add(c.processCpuSeconds() / c.wallSeconds());
             stuckTook.add((c.sentByServer() - c.delivered()) / cfg.slowWatchers());
         }
         report.add(section, "fan-outs after the first with every event delivered to every reading watcher, in order",
@@ -284,6 +295,17 @@ final class WatchFanoutScenario {
                 Stats.of(stuckTook), "events", null, null);
         report.add(section, "watch writer threads' CPU time per fan-out, next to " + stuck + " / alone",
                 Stats.of(cpuRatios), "ratio", null, null);
+        report.add(section, "watch writer threads' CPU time per reading watcher's event, alone",
+                Stats.of(writerNanosAlone), "ns", null, null);
+        report.add(section, "watch writer threads' CPU time per reading watcher's event, next to " + stuck,
+                Stats.of(writerNanosCrowded), "ns", null, null);
+        report.add(section, "process CPU time per fan-out (server and reading clients), next to " + stuck + " / alone",
+                Stats.of(processCpuRatios), "ratio", null, null);
+        // below the machine's cores while the fan-out runs: the process waited (for the CPU, on a shared machine)
+        report.add(section, "cores the process used during a fan-out, alone", Stats.of(coresAlone), "cores", null,
+                null);
+        report.add(section, "cores the process used during a fan-out, next to " + stuck, Stats.of(coresCrowded),
+                "cores", null, null);
     }
 
     /**
@@ -321,10 +343,11 @@ final class WatchFanoutScenario {
             awaitOpenWatches(open, n -> n >= stuck + cfg.watchers(), 30);
             int status = watchers.get(0).status;
             if (status != 200) {
-                return new Phase(0, 0, 0, 0, "status " + status, status, 0, 0);
+                return new Phase(0, 0, 0, 0, "status " + status, status, 0, 0, 0, 0);
             }
             double sentBefore = watchEventsSent(server);
             long cpuBefore = writerCpuNanos();
+            long processCpuBefore = processCpuNanos();
             long t0 = System.nanoTime();
             for (int i = 0; i < writes; i++) {
                 ObjectNode cm = Json.object();
@@ -353,7 +376,8 @@ final class WatchFanoutScenario {
             double rate = complete == watchers.size() ? delivered / ((last - t0) / 1e9) : 0;
             double cpu = (writerCpuNanos() - cpuBefore) / 1e9;
             return new Phase(writes / ((written - t0) / 1e9), rate, delivered, complete, firstError, status,
-                    watchEventsSent(server) - sentBefore, cpu);
+                    watchEventsSent(server) - sentBefore, cpu, (processCpuNanos() - processCpuBefore) / 1e9,
+                    (last - t0) / 1e9);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -392,6 +416,12 @@ final class WatchFanoutScenario {
             }
         }
         return sum;
+    }
+
+    /** CPU time of this process: the server, the in-process writer and the reading clients. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static void awaitOpenWatches(WatchStreams open, java.util.function.IntPredicate done, int seconds)
