@@ -28,7 +28,11 @@ public final class ScaleExpectations {
     private record Expectation(Action action, Instant recorded) {
     }
 
-    private final Map<String, Map<String, Expectation>> byGroup = new ConcurrentHashMap<>();
+    /**
+     * By cluster ({@code namespace/name}), then group: forgetting a cluster is one removal (it was a scan of every
+     * cluster's groups, so deleting N clusters at once cost O(N²): minutes of control-loop CPU for 10,000).
+     */
+    private final Map<String, Map<String, Map<String, Expectation>>> byCluster = new ConcurrentHashMap<>();
     private final InstantSource now;
     private final BiPredicate<String, String> podInCache;
 
@@ -41,23 +45,27 @@ public final class ScaleExpectations {
         this.podInCache = podInCache;
     }
 
-    private static String key(String namespace, String cluster, String group) {
-        return namespace + "/" + cluster + "/" + group;
+    private static String key(String namespace, String cluster) {
+        return namespace + "/" + cluster;
+    }
+
+    private Map<String, Expectation> group(String namespace, String cluster, String group) {
+        return byCluster.computeIfAbsent(key(namespace, cluster), k -> new ConcurrentHashMap<>())
+                .computeIfAbsent(group, k -> new LinkedHashMap<>());
     }
 
     public void expectCreate(String namespace, String cluster, String group, String pod) {
-        byGroup.computeIfAbsent(key(namespace, cluster, group), k -> new LinkedHashMap<>())
-                .put(pod, new Expectation(Action.CREATE, now.instant()));
+        group(namespace, cluster, group).put(pod, new Expectation(Action.CREATE, now.instant()));
     }
 
     public void expectDelete(String namespace, String cluster, String group, String pod) {
-        byGroup.computeIfAbsent(key(namespace, cluster, group), k -> new LinkedHashMap<>())
-                .put(pod, new Expectation(Action.DELETE, now.instant()));
+        group(namespace, cluster, group).put(pod, new Expectation(Action.DELETE, now.instant()));
     }
 
     /** Whether every expectation of the group is met; met ones are forgotten. */
     public boolean isSatisfied(String namespace, String cluster, String group) {
-        Map<String, Expectation> m = byGroup.get(key(namespace, cluster, group));
+        Map<String, Map<String, Expectation>> groups = byCluster.get(key(namespace, cluster));
+        Map<String, Expectation> m = groups == null ? null : groups.get(group);
         if (m == null) {
             return true;
         }
@@ -77,7 +85,6 @@ public final class ScaleExpectations {
 
     /** Forgets everything about a cluster (it was deleted, or all its Pods were deleted at once). */
     public void forget(String namespace, String cluster) {
-        String prefix = namespace + "/" + cluster + "/";
-        byGroup.keySet().removeIf(k -> k.startsWith(prefix));
+        byCluster.remove(key(namespace, cluster));
     }
 }
