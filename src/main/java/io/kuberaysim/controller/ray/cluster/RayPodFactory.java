@@ -46,7 +46,7 @@ public final class RayPodFactory {
         ObjectNode pod = skeleton(cluster, RayLabels.headPodName(cluster.name()), head.template(), labels,
                 head.labels());
         ObjectNode ann = Json.child((ObjectNode) pod.get("metadata"), "annotations");
-        ann.put(RayLabels.FT_ENABLED, "false");
+        ann.put(RayLabels.FT_ENABLED, Boolean.toString(GcsFaultTolerance.enabled(spec, cluster.annotations())));
         ann.put(RayLabels.KUBERAY_VERSION, RayLabels.OPERATOR_VERSION);
         ObjectNode podSpec = (ObjectNode) pod.get("spec");
         boolean autoscaling = Boolean.TRUE.equals(spec.enableInTreeAutoscaling());
@@ -54,8 +54,8 @@ public final class RayPodFactory {
         String fqdn = fqdnHeadService(cluster.name(), cluster.namespace());
         String port = headPort(spec);
         ObjectNode templateRay = ray.deepCopy();
-        RayStartCommand start = RayStartCommand.of(true, head.rayStartParams(), head.resources(), head.labels(),
-                ray.get("resources"), null, autoscaling);
+        RayStartCommand start = RayStartCommand.of(true, GcsFaultTolerance.headStartParams(cluster, spec),
+                head.resources(), head.labels(), ray.get("resources"), null, autoscaling);
         if (autoscaling) {
             // DefaultHeadPodTemplate: the sidecar, the autoscaler's ServiceAccount, the v1/v2 switch
             String sa = Json.text(podSpec, "serviceAccountName");
@@ -78,6 +78,7 @@ public final class RayPodFactory {
                 }
             }
         }
+        GcsFaultTolerance.configureHead(pod, ray, cluster, spec);
         addMetricsPort(ray);
         if (TokenAuth.enabled(spec.authOptions())) {
             TokenAuth.configurePod(podSpec, cluster.name(), spec.authOptions());
@@ -121,6 +122,7 @@ public final class RayPodFactory {
         inits.add(RayContainers.waitGcsReady(ray, fqdn, port));
         RayStartCommand start = RayStartCommand.of(false, group.rayStartParams(), group.resources(), group.labels(),
                 ray.get("resources"), fqdn + ":" + port, false);
+        GcsFaultTolerance.configureWorker(ray, cluster, spec);
         addMetricsPort(ray);
         if (Boolean.TRUE.equals(spec.enableInTreeAutoscaling()) && spec.autoscalerOptions() != null
                 && spec.autoscalerOptions().version() == AutoscalerOptions.Version.v2) {
