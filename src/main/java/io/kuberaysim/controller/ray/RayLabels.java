@@ -96,6 +96,12 @@ public final class RayLabels {
         return out;
     }
 
+    /** KubeRay's {@code CheckLabel}/{@code TrimJobName}: the last 63 characters, a leading punctuation made {@code r}. */
+    public static String checkLabel(String s) {
+        String out = s.length() > 63 ? s.substring(s.length() - 63) : s;
+        return isPunct(out.charAt(0)) ? "r" + out.substring(1) : out;
+    }
+
     /** Go's {@code unicode.IsPunct} for the characters a Kubernetes name may hold. */
     private static boolean isPunct(char c) {
         return c == '-' || c == '.' || c == '_';

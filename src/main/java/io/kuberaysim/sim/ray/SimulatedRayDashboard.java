@@ -97,6 +97,7 @@ public final class SimulatedRayDashboard implements RayDashboardClient {
             }
         });
         SubmitterSimulation.register(manager, this);
+        RedisCleanupSimulation.register(manager);
     }
 
     @Override

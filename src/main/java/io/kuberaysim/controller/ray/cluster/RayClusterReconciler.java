@@ -70,6 +70,7 @@ public final class RayClusterReconciler implements Reconciler {
     private final ScaleExpectations expectations;
     private final Duration steadyRequeue;
     private final long seed;
+    private final RedisCleanup redisCleanup;
     /**
      * The typed spec per cluster with the spec tree it was read from: status writes share the spec subtree
      * with the previous stored version, so a reconcile after a status write reuses the spec it read before
@@ -95,6 +96,7 @@ public final class RayClusterReconciler implements Reconciler {
         this.clock = manager.clock();
         this.steadyRequeue = steadyRequeue;
         this.seed = seed;
+        this.redisCleanup = new RedisCleanup(client, events);
         this.expectations = new ScaleExpectations(clock, (ns, name) -> pods.get(ns, name) != null);
     }
 
@@ -148,6 +150,16 @@ public final class RayClusterReconciler implements Reconciler {
             events.event(cluster, EventRecorder.WARNING, "InvalidRayClusterSpec", "Validate",
                     "The RayCluster UpgradeStrategy is invalid " + key + ": " + upgradeError);
             return Result.done();
+        }
+        Optional<Result> cleanup;
+        try {
+            cleanup = redisCleanup.reconcile(cluster, spec);
+        } catch (ReconcileFailure | ApiException e) {
+            log.info("RayCluster {} Redis cleanup error: {}", key, LogValues.escape(e.getMessage()));
+            return Result.requeueAfter(SHORT_REQUEUE);
+        }
+        if (cleanup.isPresent()) {
+            return cleanup.get();
         }
         if (cluster.isDeleting()) {
             // the garbage collector removes the children through their ownerReferences

@@ -1,12 +1,16 @@
 package io.kuberaysim.controller.ray.cluster;
 
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.storage.WatchEvent;
 import io.kuberaysim.testing.SimulationHarness;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -110,6 +114,47 @@ class GcsFaultToleranceTest {
             assertThat(env(head.at("/spec/containers/0"), "RAY_REDIS_ADDRESS")).isNull();
             JsonNode worker = h.client().list(ResourceTypes.PODS, NS, "ray.io/node-type=worker").get(0).object();
             assertThat(env(worker.at("/spec/containers/0"), "RAY_gcs_rpc_server_reconnect_timeout_s")).isNull();
+        }
+    }
+
+    @Test
+    void deletingTheClusterRunsKubeRaysRedisCleanupJobBeforeTheFinalizerLetsItGo() {
+        try (SimulationHarness h = SimulationHarness.withOperator()) {
+            h.create(ResourceTypes.SECRETS, NS, "metadata: {name: redis-password-secret}\nstringData: {password: x}\n");
+            h.create(ResourceTypes.RAYCLUSTERS, NS, EXTERNAL_REDIS);
+            h.advance(Duration.ofSeconds(60));
+            StoredObject cluster = h.client().get(ResourceTypes.RAYCLUSTERS, NS, "external-redis");
+            assertThat(cluster.finalizers()).containsExactly("ray.io/gcs-ft-redis-cleanup-finalizer");
+
+            List<String> seen = new ArrayList<>();
+            ObjectStore.Subscription sub = h.registry().store().watch(null, 0, e -> {
+                if (e.object().type().equals(ResourceTypes.JOBS) && e.type() == WatchEvent.Type.ADDED) {
+                    seen.add(e.object().name() + " after head gone: "
+                            + (h.client().get(ResourceTypes.PODS, NS, "external-redis-head") == null));
+                    JsonNode job = e.object().object();
+                    assertThat(job.at("/metadata/labels/ray.io~1node-type").asString()).isEqualTo("redis-cleanup");
+                    assertThat(job.at("/spec/backoffLimit").asInt()).isZero();
+                    assertThat(job.at("/spec/activeDeadlineSeconds").asInt()).isEqualTo(300);
+                    JsonNode containers = job.at("/spec/template/spec/containers");
+                    assertThat(containers).hasSize(1);
+                    assertThat(containers.get(0).path("args").get(0).asString()).contains("cleanup_redis_storage",
+                            "storage_namespace=os.getenv('RAY_external_storage_namespace')");
+                    assertThat(env(containers.get(0), "RAY_redis_db_connect_retries").path("value").asString())
+                            .isEqualTo("120");
+                    assertThat(job.at("/spec/template/spec/restartPolicy").asString()).isEqualTo("Never");
+                }
+            });
+            h.client().delete(ResourceTypes.RAYCLUSTERS, NS, "external-redis");
+            h.settle();
+            assertThat(h.client().get(ResourceTypes.RAYCLUSTERS, NS, "external-redis").isDeleting()).isTrue();
+            h.advance(Duration.ofSeconds(120));
+            sub.close();
+            assertThat(seen).containsExactly("external-redis-redis-cleanup after head gone: true");
+            assertThat(h.client().get(ResourceTypes.RAYCLUSTERS, NS, "external-redis")).isNull();
+            assertThat(h.client().list(ResourceTypes.PODS, NS, "ray.io/cluster=external-redis")).isEmpty();
+            assertThat(h.client().get(ResourceTypes.JOBS, NS, "external-redis-redis-cleanup")).isNull(); // collected
+            assertThat(h.client().list(ResourceTypes.EVENTS, NS, null).stream().map(e -> e.object().path("reason")
+                    .asString())).contains("CreatedRedisCleanupJob");
         }
     }
 }
