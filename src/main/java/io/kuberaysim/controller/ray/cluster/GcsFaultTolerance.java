@@ -75,14 +75,14 @@ final class GcsFaultTolerance {
         }
         annotations.put(STORAGE_NAMESPACE, storage);
         ArrayNode env = ray.get("env") instanceof ArrayNode a ? a : ray.putArray("env");
-        if (!hasEnv(env, "RAY_external_storage_namespace")) {
+        if (!RayPodFactory.hasNamed(env, "RAY_external_storage_namespace")) {
             env.addObject().put("name", "RAY_external_storage_namespace").put("value", storage);
         }
         if (options != null) {
             env.addObject().put("name", "RAY_REDIS_ADDRESS").put("value", Json.text(options, "redisAddress"));
             addValue(env, "REDIS_USERNAME", options.get("redisUsername"));
             addValue(env, "REDIS_PASSWORD", options.get("redisPassword"));
-        } else if (!hasEnv(env, "REDIS_PASSWORD")) {
+        } else if (!RayPodFactory.hasNamed(env, "REDIS_PASSWORD")) {
             // a password written into rayStartParams (legacy annotation) is what the Redis cleanup Job would use
             Map<String, String> params = spec.headGroupSpec().rayStartParams();
             String password = params == null ? null : params.get("redis-password");
@@ -98,7 +98,7 @@ final class GcsFaultTolerance {
             return;
         }
         ArrayNode env = ray.get("env") instanceof ArrayNode a ? a : ray.putArray("env");
-        if (!hasEnv(env, RECONNECT_TIMEOUT_ENV)) {
+        if (!RayPodFactory.hasNamed(env, RECONNECT_TIMEOUT_ENV)) {
             env.addObject().put("name", RECONNECT_TIMEOUT_ENV).put("value", WORKER_RECONNECT_TIMEOUT);
         }
     }
@@ -115,14 +115,5 @@ final class GcsFaultTolerance {
         if (credential.hasNonNull("valueFrom")) {
             e.set("valueFrom", credential.get("valueFrom").deepCopy());
         }
-    }
-
-    private static boolean hasEnv(ArrayNode env, String name) {
-        for (JsonNode e : env) {
-            if (name.equals(Json.text(e, "name"))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

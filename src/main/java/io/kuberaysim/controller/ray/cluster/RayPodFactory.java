@@ -275,7 +275,8 @@ public final class RayPodFactory {
         addEnv(env, "RAY_DASHBOARD_ENABLE_K8S_DISK_USAGE", "1");
     }
 
-    private static boolean hasEnv(ArrayNode env, String name) {
+    /** Whether a list of env vars, volumes or mounts has an entry named {@code name} ({@code EnvVarExists}). */
+    static boolean hasNamed(ArrayNode env, String name) {
         for (JsonNode e : env) {
             if (name.equals(Json.text(e, "name"))) {
                 return true;
@@ -285,13 +286,13 @@ public final class RayPodFactory {
     }
 
     private static void addEnv(ArrayNode env, String name, String value) {
-        if (!hasEnv(env, name)) {
+        if (!hasNamed(env, name)) {
             env.addObject().put("name", name).put("value", value);
         }
     }
 
     private static void addFieldEnv(ArrayNode env, String name, String fieldPath) {
-        if (!hasEnv(env, name)) {
+        if (!hasNamed(env, name)) {
             env.addObject().put("name", name).putObject("valueFrom").putObject("fieldRef")
                     .put("apiVersion", "v1").put("fieldPath", fieldPath);
         }

@@ -69,19 +69,19 @@ public final class TokenAuth {
     /** {@code SetContainerTokenAuthEnvVars}: the auth variables a container lacks (and the token volume's mount). */
     public static void configureContainer(ObjectNode container, String cluster, JsonNode authOptions) {
         ArrayNode env = container.get("env") instanceof ArrayNode a ? a : container.putArray("env");
-        if (!hasEnv(env, MODE_ENV)) {
+        if (!RayPodFactory.hasNamed(env, MODE_ENV)) {
             env.addObject().put("name", MODE_ENV).put("value", "token");
         }
         if (kubernetesTokens(authOptions)) {
-            if (!hasEnv(env, K8S_ENV)) {
+            if (!RayPodFactory.hasNamed(env, K8S_ENV)) {
                 env.addObject().put("name", K8S_ENV).put("value", "true");
             }
             ArrayNode mounts = container.get("volumeMounts") instanceof ArrayNode m ? m
                     : container.putArray("volumeMounts");
-            if (!hasName(mounts, VOLUME)) {
+            if (!RayPodFactory.hasNamed(mounts, VOLUME)) {
                 mounts.addObject().put("name", VOLUME).put("mountPath", MOUNT_PATH).put("readOnly", true);
             }
-        } else if (!hasEnv(env, TOKEN_ENV)) {
+        } else if (!RayPodFactory.hasNamed(env, TOKEN_ENV)) {
             env.addObject().put("name", TOKEN_ENV).putObject("valueFrom").putObject("secretKeyRef")
                     .put("name", secretName(cluster, authOptions)).put("key", TOKEN_KEY);
         }
@@ -107,22 +107,10 @@ public final class TokenAuth {
     /** {@code AddRayTokenVolume}: the projected ServiceAccount token Ray checks with Kubernetes tokens. */
     public static void addTokenVolume(ObjectNode podSpec) {
         ArrayNode volumes = podSpec.get("volumes") instanceof ArrayNode v ? v : podSpec.putArray("volumes");
-        if (!hasName(volumes, VOLUME)) {
+        if (!RayPodFactory.hasNamed(volumes, VOLUME)) {
             volumes.addObject().put("name", VOLUME).putObject("projected").putArray("sources").addObject()
                     .putObject("serviceAccountToken").put("path", "token");
         }
     }
 
-    private static boolean hasEnv(ArrayNode env, String name) {
-        return hasName(env, name);
-    }
-
-    private static boolean hasName(ArrayNode list, String name) {
-        for (JsonNode e : list) {
-            if (name.equals(Json.text(e, "name"))) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

@@ -54,12 +54,7 @@ class GcsFaultToleranceTest {
             """;
 
     static JsonNode env(JsonNode container, String name) {
-        for (JsonNode e : container.path("env")) {
-            if (name.equals(e.path("name").asString())) {
-                return e;
-            }
-        }
-        return null;
+        return AutoscalerRbacAndTokenAuthTest.env(container, name);
     }
 
     @Test
