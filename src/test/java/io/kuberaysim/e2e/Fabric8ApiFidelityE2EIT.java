@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -21,7 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -45,6 +49,28 @@ class Fabric8ApiFidelityE2EIT {
     @AfterEach
     void disconnect() {
         client.close();
+    }
+
+    @Test
+    void secretsWithStringDataAnImmutableTypeAndKubesValidationErrors() {
+        Secret created = client.secrets().resource(new SecretBuilder().withNewMetadata().withName("creds").endMetadata()
+                .addToStringData("password", "s3cr3t").build()).create();
+        assertThat(created.getType()).isEqualTo("Opaque");
+        assertThat(created.getStringData()).isNullOrEmpty();
+        assertThat(new String(Base64.getDecoder().decode(client.secrets().withName("creds").get().getData()
+                .get("password")), StandardCharsets.UTF_8)).isEqualTo("s3cr3t");
+        KubernetesClientException retyped = catchThrowableOfType(KubernetesClientException.class,
+                () -> client.secrets().withName("creds").edit(s -> new SecretBuilder(s).withType("kubernetes.io/tls")
+                        .build()));
+        assertThat(retyped.getCode()).isEqualTo(422);
+        // as ValidateSecretUpdate: the immutable type, then the new type's own rules
+        assertThat(retyped.getStatus().getDetails().getCauses()).extracting("field")
+                .containsExactly("type", "data[tls.crt]", "data[tls.key]");
+        KubernetesClientException tls = catchThrowableOfType(KubernetesClientException.class,
+                () -> client.secrets().resource(new SecretBuilder().withNewMetadata().withName("tls").endMetadata()
+                        .withType("kubernetes.io/tls").build()).create());
+        assertThat(tls.getStatus().getDetails().getCauses()).extracting("field")
+                .containsExactly("data[tls.crt]", "data[tls.key]");
     }
 
     @Test
