@@ -45,11 +45,11 @@ final class ScaleScenario {
      * {@link #heapByKind} (empty when not needed).
      */
     record Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime,
-                   long writes, double cpuSeconds, double loopCpuSeconds, Map<String, List<StoredObject>> objects,
-                   ClassHistogram before) {
+                   long writes, double cpuSeconds, double loopCpuSeconds, Map<String, Double> cpuByThreads,
+                   Map<String, List<StoredObject>> objects, ClassHistogram before) {
         Outcome(int clusters, double seconds, Map<String, Integer> stored, long heapBytes, Instant virtualTime,
                 long writes) {
-            this(clusters, seconds, stored, heapBytes, virtualTime, writes, 0, 0, new HashMap<>(), null);
+            this(clusters, seconds, stored, heapBytes, virtualTime, writes, 0, 0, Map.of(), new HashMap<>(), null);
         }
     }
 
@@ -104,6 +104,11 @@ final class ScaleScenario {
             report.add("scale", String.format(Locale.ROOT, "%,d RayClusters: CPU time of the process (control loop)", n),
                     o.cpuSeconds(), "s (loop " + String.format(Locale.ROOT, "%.1f", o.loopCpuSeconds()) + " s)",
                     null, null);
+            if (!o.cpuByThreads().isEmpty()) {
+                report.note(String.format(Locale.ROOT, "scale: %,d RayClusters, CPU time by threads: %s (process %.1f s;"
+                        + " threads that ended during the run count in the process only)", n,
+                        ThreadCpu.format(o.cpuByThreads()), o.cpuSeconds()));
+            }
             report.add("scale", String.format(Locale.ROOT, "%,d RayClusters: heap after GC", n),
                     o.heapBytes() / (double) (1 << 20), "MiB", heapTarget(n), heapMet(n, o.heapBytes()));
             report.add("scale", String.format(Locale.ROOT, "%,d RayClusters: objects stored (%s)", n,
@@ -159,6 +164,8 @@ final class ScaleScenario {
             long t0 = System.nanoTime();
             long cpu0 = processCpuNanos();
             long loop0 = loopCpuNanos();
+            ThreadCpu threads0 = ThreadCpu.take();
+            long[] gc0 = gcPauses();
             for (int i = 0; i < n; i++) {
                 ObjectNode rc = (ObjectNode) Json.MAPPER.readTree(RayClusters.json("scale-" + i, "bench", "scale"));
                 client.create(ResourceTypes.RAYCLUSTERS, RayClusters.NAMESPACE, rc);
@@ -179,6 +186,10 @@ final class ScaleScenario {
             double seconds = (System.nanoTime() - t0) / 1e9;
             double cpuSeconds = (processCpuNanos() - cpu0) / 1e9;
             double loopSeconds = (loopCpuNanos() - loop0) / 1e9;
+            Map<String, Double> byThreads = ThreadCpu.take().since(threads0);
+            long[] gc1 = gcPauses();
+            report.note(String.format(Locale.ROOT, "scale: %,d RayClusters, garbage collections during the run: %,d,"
+                    + " %.1f s in all", n, gc1[0] - gc0[0], (gc1[1] - gc0[1]) / 1e3));
             Map<String, Integer> stored = new HashMap<>();
             for (ResourceType t : ResourceTypes.ALL_TYPES) {
                 stored.put(t.plural(), store.list(t, null).items().size());
@@ -196,7 +207,7 @@ final class ScaleScenario {
                         + "running): %s", n, ClassHistogram.take().growthSince(before, HISTOGRAM_CLASSES)));
             }
             return new Outcome(n, seconds, stored, heap, virtualStart, store.revision() - r0, cpuSeconds,
-                    loopSeconds, byKind, before);
+                    loopSeconds, byThreads, byKind, before);
         }
     }
 
@@ -225,6 +236,17 @@ final class ScaleScenario {
             before = after;
         }
         return out;
+    }
+
+    /** Collections so far and their summed time in ms (for G1: the pauses), over all collectors. */
+    private static long[] gcPauses() {
+        long count = 0;
+        long ms = 0;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+            ms += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[] {count, ms};
     }
 
     private static long processCpuNanos() {
