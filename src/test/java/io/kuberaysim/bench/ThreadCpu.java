@@ -91,8 +91,8 @@ final class ThreadCpu {
         if (name.contains("CompilerThre")) {
             return "JIT";
         }
-        if (name.equals("main")) {
-            return "scenario";
+        if (name.equals("java") || name.equals("main")) {
+            return "scenario"; // the launcher leaves the main thread's native name "java"
         }
         return "other";
     }
