@@ -106,7 +106,7 @@ final class Kubelet {
     }
 
     private static Instant parse(String t) {
-        return t == null ? null : Instant.parse(t);
+        return t == null ? null : Timestamps.parse(t);
     }
 
     private static long annotation(StoredObject pod, String key, long fallback) {

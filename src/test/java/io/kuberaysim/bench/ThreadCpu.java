@@ -57,12 +57,12 @@ final class ThreadCpu {
     }
 
     /**
-     * Seconds of CPU by group (loop, GC, JIT, scenario, other) since {@code before}; threads that ended in between
+     * Seconds of CPU by group (loop, GC pauses, GC concurrent, JIT, scenario, other) since {@code before}; threads that ended in between
      * are missing (their time is in the process total only).
      */
     Map<String, Double> since(ThreadCpu before) {
         Map<String, Double> out = new LinkedHashMap<>();
-        for (String g : new String[] {"loop", "GC", "JIT", "scenario", "other"}) {
+        for (String g : new String[] {"loop", "GC pauses", "GC concurrent", "JIT", "scenario", "other"}) {
             out.put(g, 0.0);
         }
         byTid.forEach((tid, now) -> {
@@ -73,7 +73,7 @@ final class ThreadCpu {
         return out;
     }
 
-    /** One line, e.g. "loop 21.4 s, GC 12.0 s, JIT 3.1 s, scenario 2.2 s, other 1.0 s". */
+    /** One line, e.g. "loop 21.4 s, GC pauses 8.0 s, GC concurrent 4.0 s, JIT 3.1 s, scenario 2.2 s, other 1.0 s". */
     static String format(Map<String, Double> groups) {
         StringBuilder sb = new StringBuilder();
         groups.forEach((g, s) -> sb.append(sb.isEmpty() ? "" : ", ").append(g)
@@ -85,8 +85,11 @@ final class ThreadCpu {
         if (name.startsWith("kuberay-sim-loo")) {
             return "loop";
         }
-        if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.equals("VM Thread")) {
-            return "GC"; // the VM thread runs the safepoint operations, here nearly all GC pauses
+        if (name.startsWith("GC Thread") || name.equals("VM Thread")) {
+            return "GC pauses"; // the parallel workers; the VM thread runs the safepoints, here nearly all GC pauses
+        }
+        if (name.startsWith("G1 ")) {
+            return "GC concurrent"; // marking, remembered-set refinement, service: next to the running program
         }
         if (name.contains("CompilerThre")) {
             return "JIT";

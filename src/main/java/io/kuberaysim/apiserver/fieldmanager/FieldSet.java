@@ -1,6 +1,7 @@
 package io.kuberaysim.apiserver.fieldmanager;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.storage.FrozenTrees;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -240,7 +241,8 @@ public final class FieldSet {
 
     /**
      * The FieldsV1 encoding: nested objects, {@code "."} marking a member that has children. A subtree read from a
-     * stored tree and left as it was is that tree itself (read-only).
+     * stored tree and left as it was is that tree itself, and every {@code {}} below the root is the stored one
+     * (both read-only).
      */
     public ObjectNode toFieldsV1() {
         if (source != null) {
@@ -248,12 +250,20 @@ public final class FieldSet {
         }
         ObjectNode out = Json.object();
         if (member && children != null && !children.isEmpty()) {
-            out.putObject(".");
+            out.set(".", FrozenTrees.emptyObject());
         }
         if (children != null) {
-            children.forEach((k, v) -> out.set(k, v.toFieldsV1()));
+            children.forEach((k, v) -> out.set(k, v.encodedChild()));
         }
         return out;
+    }
+
+    /**
+     * This set below another one in FieldsV1: a leaf is the stored {@code {}} (read-only), as most nodes of a
+     * managedFields entry are, which the store then neither copies nor looks up.
+     */
+    private JsonNode encodedChild() {
+        return source == null && (children == null || children.isEmpty()) ? FrozenTrees.emptyObject() : toFieldsV1();
     }
 
     /** Reads a FieldsV1 tree (the root itself is never a member); its levels are read as they are walked. */

@@ -35,8 +35,23 @@ public final class FrozenTrees {
     private static final int MAX_SCANNED = 16;
     private static final JsonNodeFactory NODES = Json.MAPPER.getNodeFactory();
     private static final NodeInterner CANONICAL = new NodeInterner(FrozenTrees::sameContent);
+    /** The canonical {@code {}}, held here so that the table, which holds its entries weakly, always has it. */
+    private static final ObjectNode EMPTY_OBJECT = canonicalEmptyObject();
 
     private FrozenTrees() {
+    }
+
+    private static ObjectNode canonicalEmptyObject() {
+        FrozenObject f = new FrozenObject(new ArrayMap(new Object[0]));
+        return (ObjectNode) CANONICAL.intern(f, f.hashCode());
+    }
+
+    /**
+     * The empty object in stored form (read-only), the one instance every stored {@code {}} is: for trees that are
+     * built only to be stored, such as the fields of a managedFields entry, whose every leaf is {@code {}}.
+     */
+    public static ObjectNode emptyObject() {
+        return EMPTY_OBJECT;
     }
 
     /** The canonical stored form of {@code node}; parts already in stored form are kept as they are. */

@@ -1,12 +1,14 @@
 package io.kuberaysim.apiserver.fieldmanager;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.storage.FrozenTrees;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FieldSetTest {
     private static final String STORED = """
@@ -90,5 +92,27 @@ class FieldSetTest {
         // the item's own membership goes; the fields under it stay, as structured-merge-diff keeps them
         assertThat(left.toFieldsV1().get("f:spec").get("f:containers"))
                 .isEqualTo(Json.MAPPER.readTree("{\"k:{\\\"name\\\":\\\"c\\\"}\":{\"f:image\":{},\"f:name\":{}}}"));
+    }
+
+    @Test
+    void aBuiltSetIsWrittenWithTheStoredEmptyObjectAsEveryLeaf() {
+        FieldSet built = paths(List.of(List.of("f:metadata", "f:labels", "f:app"), List.of("f:metadata", "f:labels"),
+                List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:image"),
+                List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}"),
+                List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:name"),
+                List.of("f:spec", "f:nodeName"), List.of("f:status", "f:phase")));
+
+        JsonNode v1 = built.toFieldsV1();
+
+        assertThat(v1).isEqualTo(Json.MAPPER.readTree(STORED));
+        JsonNode item = v1.path("f:spec").path("f:containers").path("k:{\"name\":\"c\"}");
+        assertThat(item.get(".")).isSameAs(FrozenTrees.emptyObject());
+        assertThat(item.get("f:image")).isSameAs(FrozenTrees.emptyObject());
+        assertThat(v1.path("f:status").get("f:phase")).isSameAs(FrozenTrees.emptyObject());
+        // the shared leaf is read-only: no writer can change every entry's fields at once
+        assertThatThrownBy(() -> ((tools.jackson.databind.node.ObjectNode) v1.path("f:spec").path("f:nodeName"))
+                .put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
+        // the root is the caller's to place
+        assertThat(v1).isNotSameAs(FrozenTrees.emptyObject());
     }
 }
