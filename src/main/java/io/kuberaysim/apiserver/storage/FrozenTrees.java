@@ -150,6 +150,14 @@ public final class FrozenTrees {
         return node instanceof FrozenObject || node instanceof FrozenArray;
     }
 
+    /**
+     * Whether {@code node} is a stored object or array, which never changes: what is computed from one may be
+     * kept as long as the very instance is seen again.
+     */
+    public static boolean isStored(JsonNode node) {
+        return isFrozen(node);
+    }
+
     /** Distinct nodes held for sharing now (a measure for tests and benchmarks). */
     static int canonicalNodes() {
         return CANONICAL.size();

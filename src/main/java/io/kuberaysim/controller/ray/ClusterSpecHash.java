@@ -1,6 +1,7 @@
 package io.kuberaysim.controller.ray;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.storage.FrozenTrees;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -38,8 +39,26 @@ public final class ClusterSpecHash {
      * anything else (suspend included) is a new hash.
      */
     public static String forRecreate(JsonNode rayClusterSpec) {
-        return hash(muted(rayClusterSpec, -1, false));
+        Hashed last = lastForRecreate;
+        if (last != null && last.spec() == rayClusterSpec) {
+            return last.hash();
+        }
+        String hash = hash(muted(rayClusterSpec, -1, false));
+        if (FrozenTrees.isStored(rayClusterSpec)) {
+            lastForRecreate = new Hashed(rayClusterSpec, hash);
+        }
+        return hash;
     }
+
+    /** A stored (read-only) spec and its hash. */
+    private record Hashed(JsonNode spec, String hash) {
+    }
+
+    /**
+     * The last stored spec hashed for the Recreate strategy: stored specs of equal content are one instance, so
+     * the clusters of one spec (every head Pod created is annotated with it) hash it once.
+     */
+    private static volatile Hashed lastForRecreate;
 
     /**
      * The hash of the spec with only its first {@code workerGroups} worker groups: equal to a cluster's hash when

@@ -1,9 +1,11 @@
 package io.kuberaysim.controller.ray;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.storage.FrozenTrees;
 import io.kuberaysim.controller.ray.service.ClusterNames;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,5 +62,25 @@ class ClusterSpecHashTest {
         // KubeRay utils/util.go GenerateRayClusterName: <rayservice>-rand.String(5)
         assertThat(a).matches("svc-[bcdfghjklmnpqrstvwxz2456789]{5}").isEqualTo(ClusterNames.generate(42, "default", "svc", "uid", 1, 0));
         assertThat(ClusterNames.generate(42, "default", "svc", "uid", 2, 0)).isNotEqualTo(a);
+    }
+
+    @Test
+    void recreateHashOfAStoredSpecIsTheHashOfItsContentAndAChangedTreeIsHashedAgain() {
+        JsonNode stored = FrozenTrees.freeze(spec(BASE));
+        String h = ClusterSpecHash.forRecreate(spec(BASE));
+
+        assertThat(ClusterSpecHash.forRecreate(stored)).isEqualTo(h);
+        assertThat(ClusterSpecHash.forRecreate(stored)).isEqualTo(h);
+        // a tree a caller may change is never answered from what was computed for it before
+        ObjectNode mutable = (ObjectNode) spec(BASE);
+        assertThat(ClusterSpecHash.forRecreate(mutable)).isEqualTo(h);
+        ((ObjectNode) mutable.get("headGroupSpec").get("template").get("spec").get("containers").get(0))
+                .put("image", "ray:2");
+        String changed = ClusterSpecHash.forRecreate(mutable);
+        assertThat(changed).isNotEqualTo(h).isEqualTo(ClusterSpecHash.forRecreate(spec(BASE.replaceFirst("ray:1", "ray:2"))));
+        // another stored spec after the first: its own hash
+        assertThat(ClusterSpecHash.forRecreate(FrozenTrees.freeze(spec(BASE.replaceFirst("ray:1", "ray:2")))))
+                .isEqualTo(changed);
+        assertThat(ClusterSpecHash.forRecreate(stored)).isEqualTo(h);
     }
 }
