@@ -194,8 +194,9 @@ final class ScaleScenario {
             double loopSeconds = (loopCpuNanos() - loop0) / 1e9;
             Map<String, Double> byThreads = ThreadCpu.take().since(threads0);
             long[] gc1 = gcPauses();
-            report.note(String.format(Locale.ROOT, "scale: %,d RayClusters, virtual time moved %,d times; counting"
-                    + " the ready clusters between moves took %.2f s of wall time", n, steps, checkingNanos / 1e9));
+            report.note(String.format(Locale.ROOT, "scale: %,d RayClusters, %,d writes; virtual time moved %,d times;"
+                    + " counting the ready clusters between moves took %.2f s of wall time", n, store.revision() - r0,
+                    steps, checkingNanos / 1e9));
             report.note(String.format(Locale.ROOT, "scale: %,d RayClusters, garbage collections during the run: %,d,"
                     + " %.1f s in all", n, gc1[0] - gc0[0], (gc1[1] - gc0[1]) / 1e3));
             Map<String, Integer> stored = new HashMap<>();
