@@ -53,22 +53,22 @@ class Fabric8ApiFidelityE2EIT {
 
     @Test
     void secretsWithStringDataAnImmutableTypeAndKubesValidationErrors() {
-        Secret created = client.secrets().resource(new SecretBuilder().withNewMetadata().withName("creds").endMetadata()
-                .addToStringData("password", "s3cr3t").build()).create();
+        Secret created = client.secrets().resource(new SecretBuilder().withNewMetadata().withName("fabric8-creds")
+                .endMetadata().addToStringData("password", "s3cr3t").build()).create();
         assertThat(created.getType()).isEqualTo("Opaque");
         assertThat(created.getStringData()).isNullOrEmpty();
-        assertThat(new String(Base64.getDecoder().decode(client.secrets().withName("creds").get().getData()
+        assertThat(new String(Base64.getDecoder().decode(client.secrets().withName("fabric8-creds").get().getData()
                 .get("password")), StandardCharsets.UTF_8)).isEqualTo("s3cr3t");
         KubernetesClientException retyped = catchThrowableOfType(KubernetesClientException.class,
-                () -> client.secrets().withName("creds").edit(s -> new SecretBuilder(s).withType("kubernetes.io/tls")
-                        .build()));
+                () -> client.secrets().withName("fabric8-creds").edit(s -> new SecretBuilder(s)
+                        .withType("kubernetes.io/tls").build()));
         assertThat(retyped.getCode()).isEqualTo(422);
         // as ValidateSecretUpdate: the immutable type, then the new type's own rules
         assertThat(retyped.getStatus().getDetails().getCauses()).extracting("field")
                 .containsExactly("type", "data[tls.crt]", "data[tls.key]");
         KubernetesClientException tls = catchThrowableOfType(KubernetesClientException.class,
-                () -> client.secrets().resource(new SecretBuilder().withNewMetadata().withName("tls").endMetadata()
-                        .withType("kubernetes.io/tls").build()).create());
+                () -> client.secrets().resource(new SecretBuilder().withNewMetadata().withName("fabric8-tls")
+                        .endMetadata().withType("kubernetes.io/tls").build()).create());
         assertThat(tls.getStatus().getDetails().getCauses()).extracting("field")
                 .containsExactly("data[tls.crt]", "data[tls.key]");
     }

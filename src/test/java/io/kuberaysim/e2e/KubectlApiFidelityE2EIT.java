@@ -79,10 +79,10 @@ class KubectlApiFidelityE2EIT {
     // kubectl's create secret generators post protobuf; apply sends JSON with stringData
     @Test
     void secretsAsKubectlCreatesAppliesListsAndDescribesThem() throws Exception {
-        Kubectl.Result generic = kubectl.run("create", "secret", "generic", "creds", "--from-literal=password=s3cr3t",
-                "--from-literal=user=admin");
-        assertThat(generic.out()).as(generic.all()).isEqualTo("secret/creds created\n");
-        assertThat(kubectl.run("get", "secret", "creds", "-o", "jsonpath={.data.password}").out())
+        Kubectl.Result generic = kubectl.run("create", "secret", "generic", "kubectl-creds",
+                "--from-literal=password=s3cr3t", "--from-literal=user=admin");
+        assertThat(generic.out()).as(generic.all()).isEqualTo("secret/kubectl-creds created\n");
+        assertThat(kubectl.run("get", "secret", "kubectl-creds", "-o", "jsonpath={.data.password}").out())
                 .isEqualTo("czNjcjN0");
         Kubectl.Result registry = kubectl.run("create", "secret", "docker-registry", "pull", "--docker-server=r.io",
                 "--docker-username=u", "--docker-password=p");
@@ -99,10 +99,11 @@ class KubectlApiFidelityE2EIT {
         assertThat(yaml.out()).as(yaml.all()).contains("password: NTI0MTU5MDAwMDAwMDAwMA==")
                 .doesNotContain("stringData:");
         Kubectl.Result listed = kubectl.run("get", "secrets");
-        assertThat(listed.out()).as(listed.all()).contains("TYPE").containsPattern("creds\\s+Opaque\\s+2")
+        assertThat(listed.out()).as(listed.all()).contains("TYPE").containsPattern("kubectl-creds\\s+Opaque\\s+2")
                 .containsPattern("pull\\s+kubernetes.io/dockerconfigjson\\s+1");
-        Kubectl.Result described = kubectl.run("describe", "secret", "creds");
-        assertThat(described.out()).as(described.all()).contains("Type:  Opaque").containsPattern("password:\\s+6 bytes");
+        Kubectl.Result described = kubectl.run("describe", "secret", "kubectl-creds");
+        assertThat(described.out()).as(described.all()).contains("Type:  Opaque")
+                .containsPattern("password:\\s+6 bytes");
         Kubectl.Result invalid = kubectl.runWithInput("""
                 apiVersion: v1
                 kind: Secret
