@@ -188,6 +188,7 @@ class ResourceHttpIT {
                 Arguments.of("status subresource of a type without one", HttpMethod.GET, "/api/v1/namespaces/default/configmaps/x/status", null, null, 404, "NotFound"),
                 Arguments.of("body over 3 MiB", HttpMethod.POST, "/api/v1/namespaces/default/configmaps", "application/json", "{\"metadata\":{\"name\":\"big\"},\"data\":{\"a\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}}", 413, "RequestEntityTooLarge"),
                 Arguments.of("configmap data value not a string", HttpMethod.POST, "/api/v1/namespaces/default/configmaps", "application/json", "{\"metadata\":{\"name\":\"n\"},\"data\":{\"a\":1}}", 400, "BadRequest"),
+                Arguments.of("configmap binaryData value not base64", HttpMethod.POST, "/api/v1/namespaces/default/configmaps", "application/json", "{\"metadata\":{\"name\":\"n\"},\"binaryData\":{\"a\":\"not base64\"}}", 400, "BadRequest"),
                 Arguments.of("not acceptable", HttpMethod.GET, RC, null, null, 406, "NotAcceptable"));
     }
 

@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
+import io.kuberaysim.apiserver.validation.Base64Bytes;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -48,6 +49,13 @@ public final class ConfigMapStrategy implements ResourceStrategy {
                     throw decodingError("cannot unmarshal " + jsonType(e.getValue()) + " into Go struct field ConfigMap."
                             + field + " of type " + (field.equals("data") ? "string" : "[]uint8"));
                 }
+                if (field.equals("binaryData")) {
+                    // []byte decodes as base64, as a Secret's data does: Go's own error, without the "json: " prefix
+                    Base64Bytes.error(e.getValue().asString()).ifPresent(m -> {
+                        throw ApiException.badRequest("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: "
+                                + m);
+                    });
+                }
             }
         }
         return validateKeysAndSize(object);
@@ -68,7 +76,7 @@ public final class ConfigMapStrategy implements ResourceStrategy {
                 }
                 String value = e.getValue().asString();
                 // binaryData counts its decoded bytes, as the typed object holds them
-                size += key.length() + (field.equals("data") ? value.length() : value.length() * 3L / 4);
+                size += key.length() + (field.equals("data") ? value.length() : Base64Bytes.decodedLength(value));
             }
         }
         if (size > MAX_SIZE) {
