@@ -130,7 +130,7 @@ public final class GenericRegistry {
         ObjectNode meta = Json.child(obj, "metadata");
         String ns = resolveNamespace(type, namespace, meta);
         List<String> warnings = new ArrayList<>();
-        obj = schemaCheck.apply(strategy, obj, true, options, warnings, nameForErrors(meta));
+        obj = schemaCheck.apply(strategy, obj, true, null, options, warnings, nameForErrors(meta));
         meta = Json.child(obj, "metadata");
 
         String name = Json.text(meta, "name");

@@ -27,13 +27,13 @@ final class MainUpdateStrategy implements UpdateStrategy {
     @Override
     public ObjectNode fromBody(ResourceStrategy resource, StoredObject current, ObjectNode body,
                                WriteOptions options, List<String> warnings) {
-        return schemaCheck.apply(resource, body.deepCopy(), true, options, warnings, current.name());
+        return schemaCheck.apply(resource, body.deepCopy(), true, current.object(), options, warnings, current.name());
     }
 
     @Override
     public ObjectNode fromPatched(ResourceStrategy resource, StoredObject current, ObjectNode patched,
                                   boolean ownTree, WriteOptions options, List<String> warnings) {
-        return schemaCheck.apply(resource, patched, ownTree, options, warnings, current.name());
+        return schemaCheck.apply(resource, patched, ownTree, current.object(), options, warnings, current.name());
     }
 
     @Override

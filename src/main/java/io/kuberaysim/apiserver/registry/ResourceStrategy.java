@@ -7,6 +7,7 @@ import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.patch.MergeKeys;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
+import io.kuberaysim.apiserver.validation.TypedDecoding;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -42,6 +43,17 @@ public interface ResourceStrategy {
      */
     default Class<?> model() {
         return null;
+    }
+
+    /**
+     * Fields of {@code object} that its kind does not have, named as kube-apiserver's strict decoding names them
+     * ({@code spec.containers[0].resorces}); {@code metadata} is checked for every kind elsewhere. {@code old} is the
+     * stored version written over (null for a create): only what differs from it is looked at. By default the
+     * fields the {@link #model()} does not declare.
+     */
+    default List<String> unknownFields(ObjectNode object, JsonNode old) {
+        Class<?> model = model();
+        return model == null ? List.of() : TypedDecoding.unknownFields(object, old, model);
     }
 
     /** Sets server-owned fields of a new object (status was already dropped if the type has a status subresource). */

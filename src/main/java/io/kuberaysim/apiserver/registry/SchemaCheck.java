@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 /**
  * Structural-schema handling of a write, as for custom resources: unknown fields are pruned (and reported
  * according to {@code fieldValidation}), defaults are applied, and type errors become 422 Invalid. Unknown
- * metadata fields are pruned and reported for every kind.
+ * metadata fields are pruned and reported for every kind; fields a typed part does not declare (a built-in kind's,
+ * a Ray Pod template's) are reported.
  */
 final class SchemaCheck {
     private static final Set<String> OBJECT_META_FIELDS = Set.of("name", "generateName", "namespace", "selfLink",
@@ -31,9 +32,10 @@ final class SchemaCheck {
      * @param object  the object written; its metadata's unknown fields are dropped from it
      * @param ownTree whether every node of {@code object} is this write's own and in it once (a decoded body, a
      *                deep copy, a merge patch of a copy): then it is pruned and defaulted in place instead of copied
+     * @param old     the stored version written over, null for a create
      */
-    ObjectNode apply(ResourceStrategy strategy, ObjectNode object, boolean ownTree, WriteOptions options,
-                     List<String> warnings, String name) {
+    ObjectNode apply(ResourceStrategy strategy, ObjectNode object, boolean ownTree, JsonNode old,
+                     WriteOptions options, List<String> warnings, String name) {
         List<String> unknownMetadata = pruneUnknownMetadata(object);
         Schema schema = strategy.schema();
         ValidationResult result = schema == null
@@ -42,6 +44,8 @@ final class SchemaCheck {
                 : StructuralValidator.validate(object, schema);
         List<String> unknown = new ArrayList<>(unknownMetadata);
         unknown.addAll(result.unknownFields());
+        // typed parts (a built-in kind, a Ray kind's Pod templates): reported, not pruned (see README, schemas)
+        unknown.addAll(strategy.unknownFields(object, old));
         unknown.sort(null);
         return (ObjectNode) check(strategy.type(), new ValidationResult(result.value(), unknown, result.errors()),
                 options, warnings, name);

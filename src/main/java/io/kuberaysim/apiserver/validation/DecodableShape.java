@@ -84,6 +84,23 @@ abstract sealed class DecodableShape {
     /** Whether {@code node} certainly decodes; false when it may not (the caller decodes to find out). */
     abstract boolean accepts(JsonNode node);
 
+    /**
+     * Whether {@code node} has, at any depth, a field the model does not declare (fabric8 keeps such a field in
+     * {@code additionalProperties}; Go's decoder has nowhere to put it). Allocates nothing: a write without such a
+     * field, the usual one, costs one walk of lookups.
+     */
+    boolean hasUnknownFields(JsonNode node) {
+        return false;
+    }
+
+    /** Adds the paths of {@code node}'s undeclared fields to {@code out}, as kube-apiserver names them. */
+    void unknownFields(JsonNode node, String path, List<String> out) {
+    }
+
+    private static String child(String path, String name) {
+        return path.isEmpty() ? name : path + "." + name;
+    }
+
     /** The shape of a root model class under {@code mapper}. */
     static DecodableShape of(JsonMapper mapper, Class<?> model) {
         DecodableShape known = ROOTS.get(model);
@@ -274,6 +291,29 @@ abstract sealed class DecodableShape {
             }
             return node.isArray() && everyAccepted(node, element.get());
         }
+
+        @Override
+        boolean hasUnknownFields(JsonNode node) {
+            if (!node.isArray()) {
+                return false;
+            }
+            DecodableShape shape = element.get();
+            for (JsonNode item : node) {
+                if (shape.hasUnknownFields(item)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        void unknownFields(JsonNode node, String path, List<String> out) {
+            if (node.isArray()) {
+                for (int i = 0; i < node.size(); i++) {
+                    element.get().unknownFields(node.get(i), path + "[" + i + "]", out);
+                }
+            }
+        }
     }
 
     /** A map from strings to values of one shape. */
@@ -290,6 +330,29 @@ abstract sealed class DecodableShape {
                 return true;
             }
             return node.isObject() && everyAccepted(node, value.get());
+        }
+
+        @Override
+        boolean hasUnknownFields(JsonNode node) {
+            if (!node.isObject()) {
+                return false;
+            }
+            DecodableShape shape = value.get();
+            for (JsonNode item : node.values()) {
+                if (shape.hasUnknownFields(item)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        void unknownFields(JsonNode node, String path, List<String> out) {
+            if (node.isObject()) {
+                for (Map.Entry<String, JsonNode> e : node.properties()) {
+                    value.get().unknownFields(e.getValue(), child(path, e.getKey()), out);
+                }
+            }
         }
     }
 
@@ -360,6 +423,42 @@ abstract sealed class DecodableShape {
                 }
             }
             return true;
+        }
+
+        @Override
+        boolean hasUnknownFields(JsonNode node) {
+            if (!node.isObject()) {
+                return false;
+            }
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
+                Child p = properties.get(e.getKey());
+                if (p == null ? undeclared(e.getKey()) : p.get().hasUnknownFields(e.getValue())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        void unknownFields(JsonNode node, String path, List<String> out) {
+            if (!node.isObject()) {
+                return;
+            }
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
+                Child p = properties.get(e.getKey());
+                if (p == null) {
+                    if (undeclared(e.getKey())) {
+                        out.add(child(path, e.getKey()));
+                    }
+                } else {
+                    p.get().unknownFields(e.getValue(), child(path, e.getKey()), out);
+                }
+            }
+        }
+
+        /** A name that is no property: it goes to the any-setter (or makes Jackson fail, which is the mismatch). */
+        private boolean undeclared(String name) {
+            return !deser.hasProperty(name);
         }
     }
 }

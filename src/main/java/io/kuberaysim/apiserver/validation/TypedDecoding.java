@@ -116,6 +116,36 @@ public final class TypedDecoding {
         }
     }
 
+    /**
+     * The fields of {@code tree} that {@code model} does not declare, as kube-apiserver's strict decoding names them
+     * ({@code spec.containers[0].resorces}), sorted; {@code metadata} is left to the caller (it is pruned and
+     * reported for every kind). With {@code decoded}, the stored version written over (null for a create), only the
+     * fields that differ from it are looked at, as in {@link #check(JsonNode, JsonNode, Class)}.
+     */
+    public static List<String> unknownFields(JsonNode tree, JsonNode decoded, Class<?> model) {
+        if (!tree.isObject()) {
+            return List.of();
+        }
+        JsonNode part = decoded == null || !decoded.isObject() ? tree : changedFields(tree, decoded, true);
+        if (part.has("metadata")) {
+            ObjectNode withoutMetadata = STRICT.createObjectNode();
+            for (Map.Entry<String, JsonNode> e : part.properties()) {
+                if (!e.getKey().equals("metadata")) {
+                    withoutMetadata.set(e.getKey(), e.getValue());
+                }
+            }
+            part = withoutMetadata;
+        }
+        DecodableShape shape = DecodableShape.of(STRICT, model);
+        if (!shape.hasUnknownFields(part)) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        shape.unknownFields(part, "", out);
+        out.sort(null);
+        return out;
+    }
+
     private static ObjectNode changedFields(JsonNode tree, JsonNode decoded, boolean top) {
         ObjectNode out = STRICT.createObjectNode();
         for (Map.Entry<String, JsonNode> e : tree.properties()) {

@@ -12,6 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * A KubeRay custom resource: structural schema from the project's model types and the status subresource. Names are
@@ -59,8 +60,35 @@ public final class CustomResourceStrategy implements ResourceStrategy {
         return checkTemplates(object, old);
     }
 
+    /**
+     * Fields a changed Pod template does not have (KubeRay's CRDs type the templates fully, so kube-apiserver finds
+     * them), e.g. {@code spec.headGroupSpec.template.spec.containers[0].resorces}: a 400 under
+     * {@code fieldValidation=Strict} (kubectl's default), a warning otherwise.
+     */
+    @Override
+    public List<String> unknownFields(ObjectNode object, JsonNode old) {
+        List<String> unknown = new ArrayList<>();
+        forEachChangedTemplate(object, old, (template, path) -> {
+            for (String field : TypedDecoding.unknownFields(template, null, PodTemplateSpec.class)) {
+                unknown.add(path + "." + field);
+            }
+        });
+        return unknown;
+    }
+
     private static List<StatusCause> checkTemplates(ObjectNode object, JsonNode old) {
         List<StatusCause> causes = new ArrayList<>();
+        forEachChangedTemplate(object, old, (template, path) -> checkTemplate(template, path, causes));
+        return causes;
+    }
+
+    /**
+     * Calls {@code visit} with each Pod template of {@code object} (the cluster spec's, a RayJob's or RayService's
+     * embedded one, a RayJob's submitter template) and its field path, unless it equals the template at the same place
+     * in {@code old} (null for a create).
+     */
+    private static void forEachChangedTemplate(ObjectNode object, JsonNode old,
+                                               BiConsumer<JsonNode, String> visit) {
         JsonNode spec = object.get("spec");
         JsonNode oldSpec = old == null ? null : old.get("spec");
         for (String cluster : List.of("spec", "spec.rayClusterSpec", "spec.rayClusterConfig")) {
@@ -75,31 +103,35 @@ public final class CustomResourceStrategy implements ResourceStrategy {
                 continue;
             }
             JsonNode oldHead = oldClusterSpec == null ? null : oldClusterSpec.path("headGroupSpec").get("template");
-            checkTemplate(clusterSpec.path("headGroupSpec").get("template"), oldHead,
-                    cluster + ".headGroupSpec.template", causes);
+            visitIfChanged(clusterSpec.path("headGroupSpec").get("template"), oldHead,
+                    cluster + ".headGroupSpec.template", visit);
             JsonNode groups = clusterSpec.get("workerGroupSpecs");
             JsonNode oldGroups = oldClusterSpec == null ? null : oldClusterSpec.get("workerGroupSpecs");
             if (groups != null && groups.isArray()) {
                 for (int i = 0; i < groups.size(); i++) {
                     JsonNode oldTemplate = oldGroups == null ? null : oldGroups.path(i).get("template");
-                    checkTemplate(groups.get(i).get("template"), oldTemplate,
-                            cluster + ".workerGroupSpecs[" + i + "].template", causes);
+                    visitIfChanged(groups.get(i).get("template"), oldTemplate,
+                            cluster + ".workerGroupSpecs[" + i + "].template", visit);
                 }
             }
         }
         if (spec != null) {
-            checkTemplate(spec.get("submitterPodTemplate"), oldSpec == null ? null : oldSpec.get("submitterPodTemplate"),
-                    "spec.submitterPodTemplate", causes);
+            visitIfChanged(spec.get("submitterPodTemplate"),
+                    oldSpec == null ? null : oldSpec.get("submitterPodTemplate"), "spec.submitterPodTemplate", visit);
         }
-        return causes;
     }
 
-    /** Checks {@code template} unless it is {@code unchanged}'s equal (null: nothing stored to compare with). */
-    private static void checkTemplate(JsonNode template, JsonNode unchanged, String path, List<StatusCause> causes) {
+    /** Visits {@code template} unless it is {@code unchanged}'s equal (null: nothing stored to compare with). */
+    private static void visitIfChanged(JsonNode template, JsonNode unchanged, String path,
+                                       BiConsumer<JsonNode, String> visit) {
         if (template == null || !template.isObject() || template == unchanged
                 || unchanged != null && unchanged.equals(template)) {
             return;
         }
+        visit.accept(template, path);
+    }
+
+    private static void checkTemplate(JsonNode template, String path, List<StatusCause> causes) {
         TypedDecoding.check(template, PodTemplateSpec.class).ifPresent(m -> {
             String field = path + "." + m.path();
             String message;

@@ -1,0 +1,107 @@
+package io.kuberaysim.e2e;
+
+import io.kuberaysim.testing.Kubectl;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * What a new user who knows kubectl meets in the first hour (the API server alone, no operator): the answers kubectl
+ * 1.32 gets are those of a cluster with KubeRay's CRDs installed.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "kuberay-sim.controllers=false")
+class KubectlNewUserE2EIT {
+    @LocalServerPort
+    int port;
+    @TempDir
+    static Path dir;
+    Kubectl kubectl;
+
+    @BeforeAll
+    static void kubectlInstalled() {
+        assumeTrue(Kubectl.installed(), "kubectl is not on PATH: skipping the kubectl end-to-end tests");
+    }
+
+    @BeforeEach
+    void kubectl() {
+        kubectl = new Kubectl(port, dir);
+    }
+
+    // kubectl validates strictly by default: a typo is an error, not a field silently kept
+    @Test
+    void aTypoInAPodIsRefusedByDefaultAndWarnedWithValidateWarn() throws Exception {
+        String pod = """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: typo-pod}
+                spec:
+                  containers:
+                  - name: app
+                    image: busybox
+                    resorces: {limits: {cpu: "1"}}
+                """;
+        Kubectl.Result strict = kubectl.runWithInput(pod, "apply", "-f", "-");
+        assertThat(strict.exit()).as(strict.all()).isNotZero();
+        assertThat(strict.err()).as(strict.all()).contains("Error from server (BadRequest)",
+                "Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: "
+                        + "unknown field \"spec.containers[0].resorces\"");
+        assertThat(kubectl.run("get", "pod", "typo-pod").exit()).isNotZero();
+
+        Kubectl.Result warned = kubectl.runWithInput(pod, "apply", "--validate=warn", "-f", "-");
+        assertThat(warned.exit()).as(warned.all()).isZero();
+        assertThat(warned.err()).as(warned.all()).contains("unknown field \"spec.containers[0].resorces\"");
+        assertThat(warned.out()).contains("pod/typo-pod created");
+    }
+
+    @Test
+    void aTypoInARayClustersPodTemplateIsRefusedAsKubeRaysCrdSchemaRefusesIt() throws Exception {
+        String cluster = """
+                apiVersion: ray.io/v1
+                kind: RayCluster
+                metadata: {name: typo-cluster}
+                spec:
+                  headGroupSpec:
+                    rayStartParams: {}
+                    template:
+                      spec:
+                        containers:
+                        - name: ray-head
+                          image: rayproject/ray:2.41.0
+                          resorces: {limits: {cpu: "1"}}
+                  workerGroupSpecs:
+                  - groupName: small
+                    replicas: 1
+                    rayStartParams: {}
+                    template:
+                      spec:
+                        containers:
+                        - name: ray-worker
+                          image: rayproject/ray:2.41.0
+                          imagePullPolicy: IfNotPresent
+                        nodeSelektor: {pool: cpu}
+                """;
+        Kubectl.Result strict = kubectl.runWithInput(cluster, "apply", "-f", "-");
+        assertThat(strict.exit()).as(strict.all()).isNotZero();
+        assertThat(strict.err()).as(strict.all()).contains("Error from server (BadRequest)", "strict decoding error: "
+                + "unknown field \"spec.headGroupSpec.template.spec.containers[0].resorces\", "
+                + "unknown field \"spec.workerGroupSpecs[0].template.spec.nodeSelektor\"");
+
+        Kubectl.Result serverSide = kubectl.runWithInput(cluster, "apply", "--server-side", "-f", "-");
+        assertThat(serverSide.exit()).as(serverSide.all()).isNotZero();
+        assertThat(serverSide.err()).as(serverSide.all())
+                .contains("unknown field \"spec.headGroupSpec.template.spec.containers[0].resorces\"");
+
+        Kubectl.Result fixed = kubectl.runWithInput(cluster.replace("resorces", "resources")
+                .replace("nodeSelektor", "nodeSelector"), "apply", "-f", "-");
+        assertThat(fixed.exit()).as(fixed.all()).isZero();
+        assertThat(fixed.err()).as(fixed.all()).doesNotContain("unknown field");
+    }
+}
