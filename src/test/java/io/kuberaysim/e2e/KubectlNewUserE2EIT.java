@@ -104,4 +104,35 @@ class KubectlNewUserE2EIT {
         assertThat(fixed.exit()).as(fixed.all()).isZero();
         assertThat(fixed.err()).as(fixed.all()).doesNotContain("unknown field");
     }
+
+    // KubeRay's samples ray-cluster.mtls.yaml, ray-cluster.network-policy-deny-all.yaml, ray-cluster.historyserver.yaml
+    @Test
+    void kubeRaysNewerClusterOptionsApplyAndAreKept() throws Exception {
+        Kubectl.Result applied = kubectl.runWithInput("""
+                apiVersion: ray.io/v1
+                kind: RayCluster
+                metadata: {name: options}
+                spec:
+                  tlsOptions: {enabled: true}
+                  networkPolicy:
+                    mode: DenyAll
+                    head:
+                      egressRules:
+                      - ports: [{protocol: UDP, port: 53}]
+                  historyServerOptions:
+                    collectorOptions: {image: "quay.io/kuberay/collector:latest", imagePullPolicy: IfNotPresent}
+                  headGroupSpec:
+                    rayStartParams: {}
+                    template:
+                      spec:
+                        containers: [{name: ray-head, image: "rayproject/ray:2.41.0"}]
+                """, "apply", "-f", "-");
+        assertThat(applied.exit()).as(applied.all()).isZero();
+        assertThat(applied.out()).contains("raycluster.ray.io/options created");
+        assertThat(kubectl.run("get", "raycluster", "options", "-o",
+                "jsonpath={.spec.tlsOptions.enabled} {.spec.networkPolicy.mode} "
+                        + "{.spec.networkPolicy.head.egressRules[0].ports[0].port} "
+                        + "{.spec.historyServerOptions.collectorOptions.image}").out())
+                .isEqualTo("true DenyAll 53 quay.io/kuberay/collector:latest");
+    }
 }

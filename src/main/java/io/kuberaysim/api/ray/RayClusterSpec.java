@@ -24,6 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @param headServiceAnnotations   annotations copied onto the head Service
  * @param upgradeStrategy          what to do with Pods when the spec changes
  * @param authOptions              Ray authentication settings, kept verbatim
+ * @param historyServerOptions     Ray history server collector settings, kept verbatim (not simulated)
+ * @param networkPolicy            NetworkPolicies KubeRay would create for the cluster, kept verbatim (not simulated)
+ * @param tlsOptions               mTLS through cert-manager, kept verbatim (not simulated)
  */
 @Description("Desired state of a RayCluster: one head group and any number of worker groups.")
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -58,7 +61,19 @@ public record RayClusterSpec(
         RayClusterUpgradeStrategy upgradeStrategy,
         @PreserveUnknownFields
         @Description("Ray authentication options (mode, secretName, ...). Kept as given.")
-        ObjectNode authOptions) {
+        ObjectNode authOptions,
+        @PreserveUnknownFields
+        @Description("History server settings (the collector sidecar's image, resources and env). Kept as given; "
+                + "no collector is added.")
+        ObjectNode historyServerOptions,
+        @PreserveUnknownFields
+        @Description("Network isolation (mode DenyAll, DenyAllIngress or DenyAllEgress, and head, worker and "
+                + "per-group rules). Kept as given; no NetworkPolicy is created.")
+        ObjectNode networkPolicy,
+        @PreserveUnknownFields
+        @Description("TLS settings ('enabled' turns on mTLS with certificates from cert-manager). Kept as given; "
+                + "no certificates are issued.")
+        ObjectNode tlsOptions) {
 
     /** The worker groups, never null. */
     public List<WorkerGroupSpec> workerGroups() {
