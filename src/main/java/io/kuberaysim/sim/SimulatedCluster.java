@@ -6,6 +6,7 @@ import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.ray.KubeRayOperator;
 import io.kuberaysim.controller.runtime.ControllerManager;
 import io.kuberaysim.sim.chaos.ChaosSimulation;
+import io.kuberaysim.sim.ray.RayletSimulation;
 import io.kuberaysim.sim.ray.SimulatedAutoscaler;
 import io.kuberaysim.sim.ray.SimulatedRayDashboard;
 import tools.jackson.databind.node.ArrayNode;
@@ -101,6 +102,7 @@ public final class SimulatedCluster {
         new Scheduler(manager).register(manager);
         ChaosSimulation chaos = ChaosSimulation.install(manager, settings, seed, rayDashboard);
         new Kubelet(manager, settings, chaos.podRules(), chaos.crashes()).register(manager);
+        RayletSimulation.register(manager, chaos.crashes());
         new NodeLeases(manager).register(manager);
         new NodeLifecycleController(manager).register(manager);
         new TaintEviction(manager).register(manager);

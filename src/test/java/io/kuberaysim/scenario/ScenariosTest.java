@@ -33,7 +33,7 @@ class ScenariosTest {
                     "[  11.0s] deleted head Pod example-cluster-head",
                     "[  11.0s] created head Pod example-cluster-head",
                     "[  13.0s] step 8 (line 19) expect RayCluster default/example-cluster condition HeadPodReady=True",
-                    "Scenario head-pod-failure: PASSED (6 expectations, 0 failed; 13.0 s virtual)"),
+                    "Scenario head-pod-failure: PASSED (8 expectations, 0 failed; 13.0 s virtual)"),
             "node-loss.yaml", List.of(
                     "[  10.0s] step 5 (line 13) fault deleteNode sim-node-1",
                     "[  10.0s] deleted worker Pod example-cluster-worker-cpu-workers-0",
