@@ -29,10 +29,12 @@ class ScenariosTest {
                     "[   9.0s] deleted RayCluster example-job-8zf7m",
                     "Scenario seed-demo: PASSED (3 expectations, 0 failed; 9.0 s virtual)"),
             "head-pod-failure.yaml", List.of(
-                    "[  10.0s] step 3 (line 10) fault deletePod Pod default/example-cluster-head",
+                    "[  10.0s] step 3 (line 11) fault deletePod Pod default/example-cluster-head",
                     "[  11.0s] deleted head Pod example-cluster-head",
                     "[  11.0s] created head Pod example-cluster-head",
-                    "[  13.0s] step 8 (line 19) expect RayCluster default/example-cluster condition HeadPodReady=True",
+                    "[  13.0s] step 8 (line 20) expect RayCluster default/example-cluster condition HeadPodReady=True",
+                    "[  13.0s] step 11 (line 24) expect Pod default/example-cluster-worker-cpu-workers-0"
+                            + " .status.containerStatuses[0].restartCount == 1",
                     "Scenario head-pod-failure: PASSED (8 expectations, 0 failed; 13.0 s virtual)"),
             "node-loss.yaml", List.of(
                     "[  10.0s] step 5 (line 13) fault deleteNode sim-node-1",
