@@ -135,4 +135,21 @@ class KubectlNewUserE2EIT {
                         + "{.spec.historyServerOptions.collectorOptions.image}").out())
                 .isEqualTo("true DenyAll 53 quay.io/kuberay/collector:latest");
     }
+
+    // the first thing a Ray user does with a head Pod: kubectl exec -it <head> -- ray status
+    @Test
+    void execAttachAndPortForwardSayThatNoContainerRunsInsteadOfNotFound() throws Exception {
+        assertThat(kubectl.run("run", "head", "--image=rayproject/ray:2.41.0").exit()).isZero();
+        Kubectl.Result exec = kubectl.run("exec", "head", "--", "ray", "status");
+        assertThat(exec.exit()).isNotZero();
+        assertThat(exec.err()).as(exec.all()).contains("Error from server (BadRequest): pod \"head\" runs no "
+                + "containers on kuberay-sim's simulated kubelet: pods/exec is not supported");
+        Kubectl.Result attach = kubectl.run("attach", "head");
+        assertThat(attach.err()).as(attach.all()).contains("pods/attach is not supported");
+        Kubectl.Result forward = kubectl.run("port-forward", "pod/head", "18265:8265");
+        assertThat(forward.exit()).isNotZero();
+        assertThat(forward.err()).as(forward.all()).contains("pods/portforward is not supported");
+        Kubectl.Result missing = kubectl.run("exec", "no-such-pod", "--", "ls");
+        assertThat(missing.err()).as(missing.all()).contains("Error from server (NotFound): pods \"no-such-pod\" not found");
+    }
 }

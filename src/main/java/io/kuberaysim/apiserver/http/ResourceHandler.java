@@ -101,6 +101,9 @@ class ResourceHandler {
             return result.thenApply(r -> renderer.list(p.type(), r, req));
         }
         StoredObject o = registry.reader().get(p.type(), p.namespace(), p.name());
+        if (p.isConnect()) {
+            throw noContainers(p);
+        }
         if ("log".equals(p.subresource())) {
             return podLogs.render(o, req);
         }
@@ -114,6 +117,10 @@ class ResourceHandler {
 
     private ResponseEntity<byte[]> createEntity(HttpServletRequest req) {
         ResourcePath p = path(req);
+        if (p.isConnect()) {
+            registry.reader().get(p.type(), p.namespace(), p.name()); // a missing Pod is a 404, as on a cluster
+            throw noContainers(p);
+        }
         if (!p.isCollection()) {
             throw ApiException.methodNotSupported(p.type(), "create");
         }
@@ -138,7 +145,7 @@ class ResourceHandler {
 
     private ResponseEntity<byte[]> updateEntity(HttpServletRequest req) {
         ResourcePath p = path(req);
-        if (p.isCollection() || "log".equals(p.subresource())) {
+        if (p.isCollection() || "log".equals(p.subresource()) || p.isConnect()) {
             throw ApiException.methodNotSupported(p.type(), "update");
         }
         RequestBodies.Decoded decoded = RequestBodies.decode(body(req), req.getContentType());
@@ -173,7 +180,7 @@ class ResourceHandler {
 
     private ResponseEntity<byte[]> patchEntity(HttpServletRequest req) {
         ResourcePath p = path(req);
-        if (p.isCollection() || "log".equals(p.subresource())) {
+        if (p.isCollection() || "log".equals(p.subresource()) || p.isConnect()) {
             throw ApiException.methodNotSupported(p.type(), "patch");
         }
         PatchType type = PatchType.fromContentType(req.getContentType())
@@ -188,6 +195,15 @@ class ResourceHandler {
         WriteResult r = registry.patch(p.type(), p.namespace(), p.name(), type, patch.value(),
                 "status".equals(p.subresource()), options);
         return written(r, r.created() ? HttpStatus.CREATED : HttpStatus.OK, warnings);
+    }
+
+    /**
+     * kubectl exec, attach and port-forward reach a container through the kubelet; here no container runs, so the
+     * answer says that instead of the 404 that reads as if the Pod were missing.
+     */
+    private static ApiException noContainers(ResourcePath p) {
+        return ApiException.badRequest("pod \"" + p.name() + "\" runs no containers on kuberay-sim's simulated "
+                + "kubelet: pods/" + p.subresource() + " is not supported (kubectl logs shows what the kubelet did)");
     }
 
     private List<String> acceptedPatchTypes(ResourcePath p) {

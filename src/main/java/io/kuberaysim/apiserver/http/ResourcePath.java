@@ -14,8 +14,16 @@ import java.nio.charset.StandardCharsets;
  */
 record ResourcePath(ResourceType type, String namespace, String name, String subresource) {
 
+    /** Pod subresources that connect to a container (kubectl exec, attach, port-forward). */
+    private static final java.util.Set<String> CONNECT = java.util.Set.of("exec", "attach", "portforward");
+
     boolean isCollection() {
         return name == null;
+    }
+
+    /** Whether this is a Pod's exec, attach or portforward subresource, which has no container to reach here. */
+    boolean isConnect() {
+        return subresource != null && type.equals(ResourceTypes.PODS) && CONNECT.contains(subresource);
     }
 
     static ResourcePath parse(String uri) {
@@ -66,7 +74,7 @@ record ResourcePath(ResourceType type, String namespace, String name, String sub
         }
         if (sub != null && !(sub.equals("status") && type.statusSubresource())
                 && !(sub.equals("finalize") && type.equals(ResourceTypes.NAMESPACES))
-                && !(sub.equals("log") && type.equals(ResourceTypes.PODS))) {
+                && !((sub.equals("log") || CONNECT.contains(sub)) && type.equals(ResourceTypes.PODS))) {
             // the CRD handler answers a subresource the CRD does not declare (scale on a RayCluster) as a missing
             // object; built-in types have no route for it, hence the generic 404
             throw type.isCustomResource() ? ApiException.notFound(type, name) : ApiException.pathNotFound();
