@@ -146,6 +146,9 @@ class KubectlNewUserE2EIT {
                 + "containers on kuberay-sim's simulated kubelet: pods/exec is not supported");
         Kubectl.Result attach = kubectl.run("attach", "head");
         assertThat(attach.err()).as(attach.all()).contains("pods/attach is not supported");
+        // kubectl forwards only to a Running Pod (no scheduler or kubelet runs in this context)
+        assertThat(kubectl.run("patch", "pod", "head", "--subresource=status", "--type=merge",
+                "-p", "{\"status\":{\"phase\":\"Running\"}}").exit()).isZero();
         Kubectl.Result forward = kubectl.run("port-forward", "pod/head", "18265:8265");
         assertThat(forward.exit()).isNotZero();
         assertThat(forward.err()).as(forward.all()).contains("pods/portforward is not supported");

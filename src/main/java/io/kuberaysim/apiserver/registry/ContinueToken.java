@@ -30,11 +30,20 @@ record ContinueToken(String start, long resourceVersion) {
 
     /** Decodes a token, or answers 400 with kube-apiserver's "invalid continue token" reasons. */
     static ContinueToken decode(String token) {
+        int badByte = illegalBase64Byte(token);
+        if (badByte >= 0) {
+            throw invalid(INVALID + ": illegal base64 data at input byte " + badByte);
+        }
+        byte[] json = Base64.getUrlDecoder().decode(token);
+        String syntax = jsonStartError(json);
+        if (syntax != null) {
+            throw invalid(INVALID + ": " + syntax);
+        }
         JsonNode o;
         try {
-            o = Json.MAPPER.readTree(new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException | JacksonException e) {
-            throw invalid(INVALID + ": " + e.getMessage());
+            o = Json.MAPPER.readTree(new String(json, StandardCharsets.UTF_8));
+        } catch (JacksonException e) {
+            throw invalid(INVALID + ": " + e.getOriginalMessage());
         }
         if (o == null || !o.isObject() || (o.has("rv") && !o.get("rv").canConvertToLong())) {
             throw invalid(INVALID + ": not a continue token");
@@ -55,6 +64,59 @@ record ContinueToken(String start, long resourceVersion) {
             throw invalid(INVALID + ": " + start);
         }
         return new ContinueToken(start, rv);
+    }
+
+    /**
+     * Where Go's unpadded base64url decoding fails, or -1: the first byte outside the alphabet (padding included),
+     * or a last group of one character.
+     */
+    private static int illegalBase64Byte(String token) {
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+                return i;
+            }
+        }
+        return token.length() % 4 == 1 ? token.length() - 1 : -1;
+    }
+
+    /**
+     * Go's {@code encoding/json} words for a text that cannot start a JSON value (what a mistyped or truncated
+     * token decodes to), or null when it may be JSON: the parser's own message then, without its source location.
+     */
+    private static String jsonStartError(byte[] json) {
+        int i = 0;
+        while (i < json.length && (json[i] == ' ' || json[i] == '\t' || json[i] == '\n' || json[i] == '\r')) {
+            i++;
+        }
+        if (i == json.length) {
+            return "unexpected end of JSON input";
+        }
+        int c = json[i] & 0xff;
+        String literal = c == 't' ? "true" : c == 'f' ? "false" : c == 'n' ? "null" : null;
+        if (literal != null) {
+            for (int k = 1; k < literal.length(); k++) {
+                if (i + k == json.length) {
+                    return "unexpected end of JSON input";
+                }
+                if (json[i + k] != literal.charAt(k)) {
+                    return "invalid character " + goQuote(json[i + k] & 0xff) + " in literal " + literal
+                            + " (expecting '" + literal.charAt(k) + "')";
+                }
+            }
+            return null;
+        }
+        if ("{[\"-0123456789".indexOf(c) >= 0) {
+            return null;
+        }
+        return "invalid character " + goQuote(c) + " looking for beginning of value";
+    }
+
+    /** A byte as Go's JSON scanner quotes it in its errors. */
+    private static String goQuote(int c) {
+        String quoted = c == '\'' ? "\\'" : c >= 0x20 && c < 0x7f || c > 0xa0 && c != 0xad ? String.valueOf((char) c)
+                : c < 0x20 ? "\\x%02x".formatted(c) : "\\u%04x".formatted(c);
+        return "'" + quoted + "'";
     }
 
     /**

@@ -32,6 +32,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -300,6 +301,26 @@ class ListResourceVersionHttpIT {
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.reason()).isEqualTo("BadRequest");
         assertThat(r.message()).startsWith(message);
+    }
+
+    // a mistyped token was answered with the JSON parser's own text ("Unexpected character ... at [Source: REDACTED
+    // (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled)...") instead of Go's decoding errors
+    @Test
+    @DisplayName("a token that is not base64 or not JSON is refused with Go's decoding error")
+    void malformedContinueTokensGetGosDecodingErrors() throws Exception {
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("abc", "invalid character 'i' looking for beginning of value");
+        expected.put("bm90LWpzb24", "invalid character 'o' in literal null (expecting 'u')");
+        expected.put("garbage", "invalid character '\\u0081' looking for beginning of value");
+        expected.put("a.b", "illegal base64 data at input byte 1");
+        expected.put("abcde", "illegal base64 data at input byte 4");
+        expected.put("dHJ1", "unexpected end of JSON input");
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            Answer r = send(CM + "?limit=1&continue=" + e.getKey());
+            assertThat(r.status()).as(e.getKey()).isEqualTo(400);
+            assertThat(r.message()).as(e.getKey())
+                    .isEqualTo("invalid continue token: continue key is not valid: " + e.getValue());
+        }
     }
 
     @Test
