@@ -383,6 +383,10 @@ public final class RayClusterStatusCalculator {
             ResourceQuantities.Sum mem = new ResourceQuantities.Sum();
             ResourceQuantities.Sum gpu = new ResourceQuantities.Sum();
             ResourceQuantities.Sum tpu = new ResourceQuantities.Sum();
+            if (spec == null || spec.headGroupSpec() == null) {
+                // no spec stored (the CRD does not require one): validation refuses the cluster; nothing is desired
+                return new DesiredResources(cpu.quantity(), mem.quantity(), gpu.quantity(), tpu.quantity());
+            }
             add(spec.headGroupSpec().template(), 1, cpu, mem, gpu, tpu);
             for (WorkerGroupSpec g : spec.workerGroups()) {
                 if (!g.suspended()) {

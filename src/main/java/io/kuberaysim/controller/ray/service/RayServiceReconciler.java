@@ -793,7 +793,8 @@ public final class RayServiceReconciler implements Reconciler {
                     + initializingTimeoutError(timeout));
         }
         String spec = "The RayService spec is invalid: ";
-        if (rs.spec().rayClusterConfig() == null || rs.spec().rayClusterConfig().headGroupSpec() == null) {
+        if (rs.spec() == null || rs.spec().rayClusterConfig() == null
+                || rs.spec().rayClusterConfig().headGroupSpec() == null) {
             return ValidationFailure.spec(spec + "headGroupSpec should have at least one container");
         }
         ValidationFailure cluster = RayClusterValidation.validate("placeholder", rs.spec().rayClusterConfig(),

@@ -501,6 +501,25 @@ class RayClusterReconcilerTest {
         assertThat(podNames("bad")).hasSize(4);
     }
 
+    // A RayCluster without a spec is stored (the CRD does not require one); ValidateRayClusterSpec then finds no head
+    // container. The controller answered with a ReconcileError event quoting a NullPointerException instead.
+    @Test
+    void aClusterWithoutASpecGetsKubeRaysInvalidSpecEvent() {
+        h.create(ResourceTypes.RAYCLUSTERS, NS, """
+                apiVersion: ray.io/v1
+                kind: RayCluster
+                metadata: {name: nospec}
+                """);
+        h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("healthy", 1, 0, 4));
+        converge();
+        assertThat(events("InvalidRayClusterSpec").stream().map(e -> Json.text(e, "message")).toList())
+                .containsExactly("The RayCluster spec is invalid default/nospec: headGroupSpec should have at least "
+                        + "one container");
+        assertThat(events("ReconcileError")).isEmpty();
+        assertThat(podNames("nospec")).isEmpty();
+        assertThat(podNames("healthy")).hasSize(2);
+    }
+
     // utils/util.go CalculateDesiredResources / CalculatePodResource: head + Σ replicas × pod resources.
     @Test
     void desiredResourcesAreSummed() {

@@ -445,6 +445,24 @@ class RayServiceReconcilerTest {
         assertThat(clusters()).isEmpty();
     }
 
+    // no spec at all: ValidateRayServiceSpec validates the zero RayClusterSpec (was a ReconcileError event quoting a
+    // NullPointerException)
+    @Test
+    void aServiceWithoutASpecFailsValidationAsKubeRayDoes() {
+        h.create(ResourceTypes.RAYSERVICES, NS, """
+                apiVersion: ray.io/v1
+                kind: RayService
+                metadata: {name: svc}
+                """);
+        h.advance(Duration.ofSeconds(3));
+        RayServiceStatuses s = status();
+        assertThat(s.condition(RayServiceConditions.READY).reason()).isEqualTo(RayServiceConditions.VALIDATION_FAILED);
+        assertThat(s.condition(RayServiceConditions.READY).message()).isEqualTo("The RayService spec is invalid: "
+                + "headGroupSpec should have at least one container");
+        assertThat(eventReasons()).contains("InvalidRayServiceSpec").doesNotContain("ReconcileError");
+        assertThat(clusters()).isEmpty();
+    }
+
     // ValidateRayServiceMetadata / validateInitializingTimeout
     @Test
     void malformedInitializingTimeoutIsInvalidMetadata() {
