@@ -43,6 +43,10 @@ final class Scheduler {
     private static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
     private static final int MIN_FEASIBLE_NODES_PERCENTAGE = 5;
     private static final int MAX_CANONICAL_REQUESTS = 1024;
+    /** kube-scheduler's error when there is no node at all. */
+    static final String NO_NODES = "no nodes available to schedule pods";
+    /** An unschedulable Pod is tried again after podMaxInUnschedulablePodsDuration, if nothing moved it sooner. */
+    private static final java.time.Duration UNSCHEDULABLE_FLUSH = java.time.Duration.ofMinutes(5);
 
     private final KubeClient client;
     private final SharedInformer pods;
@@ -138,9 +142,55 @@ final class Scheduler {
             }
         });
         controller = manager.controller("scheduler")
-                .forType(ResourceTypes.PODS, (o, n) -> unbound(n))
-                .watches(ResourceTypes.NODES, node -> waitingRequests())
+                .forType(ResourceTypes.PODS, (o, n) -> unbound(n) && podUpdated(o, n))
                 .complete(this::reconcile);
+        nodes.addHandler(new InformerHandler() {
+            @Override
+            public void onAdd(StoredObject node) {
+                retryWaiting();
+            }
+
+            @Override
+            public void onUpdate(StoredObject oldNode, StoredObject newNode) {
+                if (mayFitMore(oldNode, newNode)) {
+                    retryWaiting();
+                }
+            }
+        });
+    }
+
+    /**
+     * kube-scheduler's {@code isPodUpdated}: a change of the Pod other than its status, resourceVersion,
+     * managedFields or finalizers (the scheduler's own PodScheduled condition does not send it round again).
+     */
+    static boolean podUpdated(StoredObject oldPod, StoredObject newPod) {
+        if (!java.util.Objects.equals(oldPod.object().get("spec"), newPod.object().get("spec"))) {
+            return true;
+        }
+        JsonNode a = oldPod.metadata();
+        JsonNode b = newPod.metadata();
+        for (String field : List.of("labels", "annotations", "ownerReferences", "deletionTimestamp", "name",
+                "generateName", "uid")) {
+            if (!java.util.Objects.equals(a.get(field), b.get(field))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a Node change can let a waiting Pod fit (the events the default plugins' queueing hints answer): new
+     * allocatable, labels, taints, schedulability or readiness. A status heartbeat retries nobody.
+     */
+    private static boolean mayFitMore(StoredObject oldNode, StoredObject newNode) {
+        JsonNode a = oldNode.object();
+        JsonNode b = newNode.object();
+        return !java.util.Objects.equals(a.path("status").get("allocatable"), b.path("status").get("allocatable"))
+                || !oldNode.labels().equals(newNode.labels())
+                || !java.util.Objects.equals(a.path("spec").get("taints"), b.path("spec").get("taints"))
+                || a.path("spec").path("unschedulable").asBoolean(false)
+                        != b.path("spec").path("unschedulable").asBoolean(false)
+                || nodeReady(oldNode) != nodeReady(newNode);
     }
 
     /** An unbound Pod this scheduler is named for (others are left to the scheduler their schedulerName names). */
@@ -238,11 +288,15 @@ final class Scheduler {
         int feasible = 0;
         int start = total == 0 ? 0 : nextStartNodeIndex % total;
         int examined = 0;
+        int resolvable = 0;
         for (; examined < total && feasible < wanted; examined++) {
             StoredObject node = candidates.get((start + examined) % total);
             List<String> why = filter(node, selector, tolerations, requests);
             if (!why.isEmpty()) {
                 why.forEach(r -> reasons.merge(r, 1, Integer::sum));
+                if (why.stream().allMatch(Scheduler::preemptionMayHelp)) {
+                    resolvable++;
+                }
                 continue;
             }
             feasible++;
@@ -258,10 +312,8 @@ final class Scheduler {
         }
         if (best == null) {
             String now = Timestamps.seconds(client.registry().now());
-            List<String> parts = new ArrayList<>();
-            reasons.forEach((reason, n) -> parts.add(n + " " + reason));
-            String message = "0/" + candidates.size() + " nodes are available"
-                    + (parts.isEmpty() ? "" : ": " + String.join(", ", parts)) + ".";
+            String message = total == 0 ? NO_NODES : "0/" + total + " nodes are available: "
+                    + histogram(reasons) + ". " + preemption(pod, total, resolvable);
             waiting.add(key);
             JsonNode existing = condition(pod, "PodScheduled");
             if (existing == null || !message.equals(Json.text(existing, "message"))
@@ -273,7 +325,7 @@ final class Scheduler {
                 client.patchStatus(ResourceTypes.PODS, pod.namespace(), pod.name(), patch);
             }
             events.event(pod, EventRecorder.WARNING, "FailedScheduling", "Scheduling", message);
-            return Result.done();
+            return Result.requeueAfter(UNSCHEDULABLE_FLUSH);
         }
         waiting.remove(key);
         StoredObject bound = client.bind(pod.namespace(), pod.name(), best);
@@ -281,6 +333,38 @@ final class Scheduler {
         events.event(bound, EventRecorder.NORMAL, "Scheduled", "Binding",
                 "Successfully assigned " + key + " to " + best);
         return Result.done();
+    }
+
+    /** The filter reasons counted over the nodes, as kube's FitError lists them: "N reason", sorted as strings. */
+    private static String histogram(Map<String, Integer> reasons) {
+        List<String> parts = new ArrayList<>();
+        reasons.forEach((reason, n) -> parts.add(n + " " + reason));
+        java.util.Collections.sort(parts);
+        return String.join(", ", parts);
+    }
+
+    /**
+     * What the DefaultPreemption post-filter adds. Every Pod here has the same priority, so a node short of
+     * resources has no victims, and a node filtered out for any other reason (taint, selector, unschedulable)
+     * cannot be helped by preemption.
+     */
+    private static String preemption(StoredObject pod, int nodes, int resolvable) {
+        if ("Never".equals(Json.text(pod.object(), "spec", "preemptionPolicy"))) {
+            return "preemption: not eligible due to preemptionPolicy=Never.";
+        }
+        Map<String, Integer> outcome = new TreeMap<>();
+        if (resolvable > 0) {
+            outcome.put("No preemption victims found for incoming pod", resolvable);
+        }
+        if (nodes - resolvable > 0) {
+            outcome.put("Preemption is not helpful for scheduling", nodes - resolvable);
+        }
+        return "preemption: 0/" + nodes + " nodes are available: " + histogram(outcome) + ".";
+    }
+
+    /** Reasons of the resource filter (NodeResourcesFit), the only ones here that evicting Pods could resolve. */
+    private static boolean preemptionMayHelp(String reason) {
+        return reason.startsWith("Insufficient ") || reason.equals("Too many pods");
     }
 
     static JsonNode condition(StoredObject o, String type) {

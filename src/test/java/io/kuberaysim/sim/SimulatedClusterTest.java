@@ -2,6 +2,7 @@ package io.kuberaysim.sim;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
@@ -122,7 +123,64 @@ class SimulatedClusterTest {
             h.create(ResourceTypes.PODS, "default", pod("w", "10", "", "Always"));
             assertThat(Json.text(get(h, "w").object(), "spec", "nodeName")).isNull();
             assertThat(Json.text(condition(get(h, "w"), "PodScheduled"), "message"))
-                    .isEqualTo("0/4 nodes are available: 4 Insufficient cpu.");
+                    .isEqualTo("0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.");
+        }
+    }
+
+    private static List<StoredObject> failedScheduling(SimulationHarness h, String pod) {
+        return h.client().list(ResourceTypes.EVENTS, "default", null).stream()
+                .filter(e -> "FailedScheduling".equals(Json.text(e.object(), "reason"))
+                        && pod.equals(Json.text(e.object(), "involvedObject", "name")))
+                .toList();
+    }
+
+    private static int occurrences(List<StoredObject> events) {
+        return events.stream().mapToInt(e -> Math.max(e.object().path("count").asInt(1),
+                e.object().path("series").path("count").asInt(1))).sum();
+    }
+
+    @Test
+    void anUnschedulablePodIsTriedAgainWhenSomethingCanHelpOrAfterFiveMinutesNotOnItsOwnStatusOrHeartbeats() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            h.create(ResourceTypes.PODS, "default", pod("huge", "100", "", "Always"));
+            h.advance(Duration.ofMinutes(4)); // its own PodScheduled write, Node leases and status heartbeats
+            assertThat(failedScheduling(h, "huge")).hasSize(1);
+            assertThat(occurrences(failedScheduling(h, "huge"))).isEqualTo(1);
+
+            h.advance(Duration.ofMinutes(2)); // the unschedulable queue's 5-minute flush
+            assertThat(occurrences(failedScheduling(h, "huge"))).isEqualTo(2);
+
+            // a label on a Node may help (node affinity): tried again at once, still no room
+            h.client().patch(ResourceTypes.NODES, null, "sim-node-1", PatchType.MERGE,
+                    Json.MAPPER.readTree("{\"metadata\":{\"labels\":{\"pool\":\"big\"}}}"));
+            h.advance(Duration.ofSeconds(1));
+            assertThat(occurrences(failedScheduling(h, "huge"))).isEqualTo(3);
+            assertThat(Json.text(get(h, "huge").object(), "spec", "nodeName")).isNull();
+        }
+    }
+
+    @Test
+    void theFailedSchedulingMessageCountsReasonsAndPreemptionAsKubeSchedulerDoes() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            h.client().patch(ResourceTypes.NODES, null, "sim-node-3", PatchType.MERGE,
+                    Json.MAPPER.readTree("{\"spec\":{\"taints\":[{\"key\":\"dedicated\",\"value\":\"gpu\","
+                            + "\"effect\":\"NoSchedule\"}]}}"));
+            h.create(ResourceTypes.PODS, "default", pod("huge", "100", "", "Always"));
+            assertThat(Json.text(condition(get(h, "huge"), "PodScheduled"), "message")).isEqualTo(
+                    "0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 3 Insufficient cpu. "
+                            + "preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, "
+                            + "3 No preemption victims found for incoming pod.");
+            h.create(ResourceTypes.PODS, "default", pod("polite", "100", "", "Always")
+                    .replace("spec:\n", "spec:\n  preemptionPolicy: Never\n"));
+            assertThat(Json.text(condition(get(h, "polite"), "PodScheduled"), "message")).endsWith(
+                    "3 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.");
+            for (int i = 0; i < 4; i++) {
+                h.client().delete(ResourceTypes.NODES, null, "sim-node-" + i);
+            }
+            h.create(ResourceTypes.PODS, "default", pod("alone", "1", "", "Always"));
+            h.advance(Duration.ofSeconds(1));
+            assertThat(Json.text(condition(get(h, "alone"), "PodScheduled"), "message"))
+                    .isEqualTo("no nodes available to schedule pods");
         }
     }
 
@@ -135,12 +193,12 @@ class SimulatedClusterTest {
             JsonNode cond = condition(huge, "PodScheduled");
             assertThat(Json.text(cond, "status")).isEqualTo("False");
             assertThat(Json.text(cond, "reason")).isEqualTo("Unschedulable");
-            assertThat(Json.text(cond, "message")).isEqualTo("0/4 nodes are available: 4 Insufficient cpu.");
+            assertThat(Json.text(cond, "message")).isEqualTo("0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.");
             List<StoredObject> events = h.client().list(ResourceTypes.EVENTS, "default", null);
             assertThat(events).anySatisfy(e -> {
                 assertThat(Json.text(e.object(), "reason")).isEqualTo("FailedScheduling");
                 assertThat(Json.text(e.object(), "type")).isEqualTo("Warning");
-                assertThat(Json.text(e.object(), "message")).isEqualTo("0/4 nodes are available: 4 Insufficient cpu.");
+                assertThat(Json.text(e.object(), "message")).isEqualTo("0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.");
             });
 
             // fill every node, then a 10-CPU pod has to wait for one of them to go

@@ -185,7 +185,7 @@ class TaintBasedEvictionTest {
             h.create(ResourceTypes.PODS, "default", pod("plain", "[]"));
             JsonNode scheduled = Scheduler.condition(get(h, "plain"), "PodScheduled");
             assertThat(Json.text(scheduled, "message"))
-                    .isEqualTo("0/4 nodes are available: 4 node(s) had untolerated taint {dedicated: ray}.");
+                    .isEqualTo("0/4 nodes are available: 4 node(s) had untolerated taint {dedicated: ray}. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.");
             h.create(ResourceTypes.PODS, "default", pod("tolerant",
                     "[{key: dedicated, operator: Equal, value: ray, effect: NoSchedule}]"));
             assertThat(Json.text(get(h, "tolerant").object(), "spec", "nodeName")).isNotNull();
