@@ -46,11 +46,75 @@ final class QueryOptions {
     static WriteOptions write(HttpServletRequest req, boolean apply) {
         String manager = req.getParameter("fieldManager");
         String agent = req.getHeader("User-Agent");
-        if (!apply && (manager == null || manager.isEmpty()) && agent != null && !agent.isEmpty()) {
-            manager = agent.split("/", 2)[0];
+        if (manager != null && !manager.isEmpty()) {
+            validateFieldManager(manager, req.getMethod());
+        } else if (!apply && agent != null && !agent.isEmpty()) {
+            manager = managerFromUserAgent(agent);
         }
         return new WriteOptions(dryRun(req.getParameterValues("dryRun")), fieldValidation(req),
                 manager, req.getParameter("force") == null ? null : bool(req, "force"));
+    }
+
+    /** The most bytes a fieldManager may have (apimachinery's {@code FieldManagerMaxLength}). */
+    private static final int FIELD_MANAGER_MAX_BYTES = 128;
+
+    /**
+     * apimachinery's {@code ValidateFieldManager}, run on the Create/Update/PatchOptions of the request: at most 128
+     * bytes, printable characters only; a 422 naming the options kind, as kube-apiserver answers.
+     */
+    private static void validateFieldManager(String manager, String method) {
+        List<StatusCause> causes = new java.util.ArrayList<>();
+        if (manager.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > FIELD_MANAGER_MAX_BYTES) {
+            causes.add(StatusCause.tooLong("fieldManager", FIELD_MANAGER_MAX_BYTES));
+        }
+        int bytePosition = 0;
+        for (int i = 0; i < manager.length(); ) {
+            int cp = manager.codePointAt(i);
+            if (!printable(cp)) {
+                causes.add(StatusCause.invalid("fieldManager", manager,
+                        "invalid character U+%04X (at position %d)".formatted(cp, bytePosition)));
+            }
+            bytePosition += new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            i += Character.charCount(cp);
+        }
+        if (!causes.isEmpty()) {
+            String kind = switch (method) {
+                case "POST" -> "CreateOptions";
+                case "PUT" -> "UpdateOptions";
+                default -> "PatchOptions";
+            };
+            throw ApiException.invalid(kind + ".meta.k8s.io", kind, "meta.k8s.io", "", causes);
+        }
+    }
+
+    /**
+     * kube-apiserver's manager for a write that names none: the User-Agent's product, non-printable characters
+     * left out, at most 128 characters.
+     */
+    private static String managerFromUserAgent(String agent) {
+        StringBuilder out = new StringBuilder();
+        String product = agent.split("/", 2)[0];
+        for (int i = 0; i < product.length() && out.length() < FIELD_MANAGER_MAX_BYTES; ) {
+            int cp = product.codePointAt(i);
+            if (printable(cp)) {
+                out.appendCodePoint(cp);
+            }
+            i += Character.charCount(cp);
+        }
+        return out.toString();
+    }
+
+    /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+    private static boolean printable(int cp) {
+        if (cp == ' ') {
+            return true;
+        }
+        return switch (Character.getType(cp)) {
+            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE,
+                 Character.UNASSIGNED, Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR,
+                 Character.PARAGRAPH_SEPARATOR -> false;
+            default -> true;
+        };
     }
 
     static boolean dryRun(String[] values) {

@@ -383,6 +383,37 @@ class InputValidationHttpIT {
         assertThat(call(HttpMethod.GET, "/api/v1/namespaces/default/configmaps/lol", null, null).code()).isEqualTo(404);
     }
 
+    // a 200-character fieldManager used to be stored as a managedFields manager
+    @Test
+    @DisplayName("fieldManager: more than 128 bytes or a non-printable character is 422 on the request's options kind")
+    void fieldManagerIsValidatedAsApimachineryDoes() throws Exception {
+        String cm = "{\"metadata\":{\"name\":\"managed\"}}";
+        String configmaps = "/api/v1/namespaces/default/configmaps";
+        String longName = "m".repeat(129);
+        Reply created = call(HttpMethod.POST, configmaps + "?fieldManager=" + longName, "application/json", cm);
+        assertThat(created.code()).isEqualTo(422);
+        assertThat(created.body().path("reason").asString()).isEqualTo("Invalid");
+        assertThat(created.message()).isEqualTo("CreateOptions.meta.k8s.io \"\" is invalid: fieldManager: Too long: "
+                + "may not be more than 128 bytes");
+        assertThat(created.body().path("details").path("kind").asString()).isEqualTo("CreateOptions");
+        assertThat(call(HttpMethod.GET, configmaps + "/managed", null, null).code()).isEqualTo(404);
+
+        assertThat(call(HttpMethod.POST, configmaps + "?fieldManager=" + "m".repeat(128), "application/json", cm)
+                .code()).isEqualTo(201);
+        // a URI, not a template: MockMvc would encode the % of %01 again
+        MvcResult patch = mvc.perform(request(HttpMethod.PATCH, java.net.URI.create(configmaps
+                + "/managed?fieldManager=a%01b")).contentType("application/merge-patch+json")
+                .content("{\"data\":{\"k\":\"v\"}}")).andReturn();
+        assertThat(patch.getResponse().getStatus()).isEqualTo(422);
+        assertThat(Json.MAPPER.readTree(patch.getResponse().getContentAsString()).path("message").asString()).isEqualTo("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Invalid "
+                + "value: \"a\\x01b\": invalid character U+0001 (at position 1)");
+        Reply updated = call(HttpMethod.PUT, configmaps + "/managed?fieldManager=" + longName, "application/json",
+                "{\"metadata\":{\"name\":\"managed\"},\"data\":{\"k\":\"v\"}}");
+        assertThat(updated.code()).isEqualTo(422);
+        assertThat(updated.message()).startsWith("UpdateOptions.meta.k8s.io \"\" is invalid: fieldManager: Too long");
+        assertThat(call(HttpMethod.GET, configmaps + "/managed", null, null).body().has("data")).isFalse();
+    }
+
     @Test
     @DisplayName("duplicate keys and unknown metadata fields: errors under Strict, warnings under Warn")
     void duplicatesAndUnknownMetadata() throws Exception {
