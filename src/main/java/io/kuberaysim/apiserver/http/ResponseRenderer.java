@@ -37,6 +37,10 @@ class ResponseRenderer {
             return ResourceHandler.json(HttpStatus.OK,
                     Json.MAPPER.writeValueAsBytes(tables.single(o, includeObject(req), true)), List.of());
         }
+        if (PartialObjectMetadataView.wanted(req)) {
+            return ResourceHandler.json(HttpStatus.OK,
+                    Json.MAPPER.writeValueAsBytes(PartialObjectMetadataView.object(o)), List.of());
+        }
         return ResourceHandler.json(HttpStatus.OK, o.json(), List.of());
     }
 
@@ -46,6 +50,10 @@ class ResponseRenderer {
             return ResourceHandler.json(HttpStatus.OK, Json.MAPPER.writeValueAsBytes(tables.list(type,
                     result.items(), result.resourceVersion(), result.continueToken(), result.remainingItemCount(),
                     includeObject(req), true)), List.of());
+        }
+        if (PartialObjectMetadataView.wanted(req)) {
+            return ResourceHandler.json(HttpStatus.OK,
+                    Json.MAPPER.writeValueAsBytes(PartialObjectMetadataView.list(result)), List.of());
         }
         return ResourceHandler.json(HttpStatus.OK, ListEncoder.encode(type, result), List.of());
     }
@@ -73,6 +81,13 @@ class ResponseRenderer {
             TableConverter.IncludeObject include = includeObject(req);
             watches.open(stored, served, namespace, options, event -> WatchEvent.encode(event.type(),
                     Json.MAPPER.writeValueAsBytes(tables.single(event.object(), include, true))), req);
+            return;
+        }
+        if (PartialObjectMetadataView.wanted(req)) {
+            UnaryOperator<StoredObject> form = view == null ? UnaryOperator.identity() : view;
+            watches.open(stored, served, namespace, options, event -> WatchEvent.encode(event.type(),
+                    Json.MAPPER.writeValueAsBytes(PartialObjectMetadataView.object(form.apply(event.object())))),
+                    req);
             return;
         }
         if (view != null) {

@@ -240,4 +240,34 @@ class DiscoveryAndTableHttpIT {
         assertThat(HumanDuration.human(Duration.ofSeconds(-1))).isEqualTo("0s");
         assertThat(HumanDuration.human(Duration.ofSeconds(-5))).isEqualTo("<invalid>");
     }
+
+    // client-go's metadata client (controller-runtime's metadata-only watches) got the whole objects back, kind
+    // ConfigMapList, which it cannot decode as a PartialObjectMetadataList
+    @Test
+    void partialObjectMetadataAsTheMetadataClientAsksForIt() throws Exception {
+        String accept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+                + "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+        mvc.perform(post("/api/v1/namespaces/default/configmaps").contentType("application/json")
+                .content("{\"metadata\":{\"name\":\"meta-only\",\"labels\":{\"app\":\"x\"}},"
+                        + "\"data\":{\"secret\":\"value\"}}")).andReturn();
+        JsonNode list = body(get("/api/v1/namespaces/default/configmaps?labelSelector=app", accept));
+        assertThat(list.path("kind").asString()).isEqualTo("PartialObjectMetadataList");
+        assertThat(list.path("apiVersion").asString()).isEqualTo("meta.k8s.io/v1");
+        assertThat(list.at("/metadata/resourceVersion").asString()).isNotEmpty();
+        assertThat(list.path("items")).hasSize(1);
+        JsonNode item = list.path("items").get(0);
+        assertThat(item.path("kind").asString()).isEqualTo("PartialObjectMetadata");
+        assertThat(item.at("/metadata/name").asString()).isEqualTo("meta-only");
+        assertThat(item.at("/metadata/labels/app").asString()).isEqualTo("x");
+        assertThat(item.has("data")).isFalse();
+
+        JsonNode one = body(get("/api/v1/namespaces/default/configmaps/meta-only",
+                accept.replace("PartialObjectMetadataList", "PartialObjectMetadata")));
+        assertThat(one.path("kind").asString()).isEqualTo("PartialObjectMetadata");
+        assertThat(one.at("/metadata/uid").asString()).isNotEmpty();
+        assertThat(one.has("data")).isFalse();
+
+        assertThat(body(get("/api/v1/namespaces/default/configmaps/meta-only", "application/json"))
+                .path("kind").asString()).isEqualTo("ConfigMap");
+    }
 }
