@@ -151,11 +151,11 @@ public final class StoredObject {
         return Json.at(object, "metadata", "deletionTimestamp") != null;
     }
 
-    /** The JSON encoding, computed once. */
+    /** The JSON encoding, computed once (stored parts it shares with recently encoded objects are not encoded again). */
     public byte[] json() {
         byte[] j = json;
         if (j == null) {
-            j = Json.MAPPER.writeValueAsBytes(object);
+            j = StoredJson.encode(object);
             json = j;
         }
         return j;

@@ -1,0 +1,70 @@
+package io.kuberaysim.apiserver.storage;
+
+import io.kuberaysim.api.Json;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The JSON encoding of a stored object: byte for byte what the mapper writes for the whole tree, with the encoding of
+ * a stored top-level part other than {@code metadata} and {@code status} (a {@code spec}, a ConfigMap's {@code data})
+ * kept for the next object that has that very part. Stored trees are hash-consed, so the spec of every object created
+ * or patched from one template is one instance, and encoding it again was most of the work of writing a create's or a
+ * merge patch's answer (the status and metadata are the object's own and seldom shared).
+ */
+final class StoredJson {
+    private static final int SLOTS = 64;
+    /** Recently encoded parts by identity hash; a slot is overwritten by the next part that hashes to it. */
+    private static final AtomicReferenceArray<Encoded> RECENT = new AtomicReferenceArray<>(SLOTS);
+
+    private record Encoded(JsonNode part, SerializableString json) {
+    }
+
+    private StoredJson() {
+    }
+
+    static byte[] encode(ObjectNode object) {
+        if (!FrozenTrees.isStored(object)) {
+            return Json.MAPPER.writeValueAsBytes(object);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = Json.MAPPER.createGenerator(out)) {
+            g.writeStartObject();
+            for (Map.Entry<String, JsonNode> e : object.properties()) {
+                g.writeName(e.getKey());
+                JsonNode part = e.getValue();
+                if (shareable(e.getKey(), part)) {
+                    g.writeRawValue(encoded(part));
+                } else {
+                    Json.MAPPER.writeTree(g, part);
+                }
+            }
+            g.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    private static boolean shareable(String field, JsonNode part) {
+        return part.isContainer() && !part.isEmpty() && FrozenTrees.isStored(part) && !field.equals("metadata")
+                && !field.equals("status");
+    }
+
+    private static SerializableString encoded(JsonNode part) {
+        int slot = System.identityHashCode(part) & (SLOTS - 1);
+        Encoded known = RECENT.get(slot);
+        if (known != null && known.part() == part) {
+            return known.json();
+        }
+        SerializableString json = new SerializedString(
+                new String(Json.MAPPER.writeValueAsBytes(part), StandardCharsets.UTF_8));
+        RECENT.set(slot, new Encoded(part, json));
+        return json;
+    }
+}
