@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ValueSerializer;
@@ -14,8 +16,14 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** The one JSON and YAML mapper the core uses, so every object is encoded the same way everywhere. */
 public final class Json {
-    /** Kubernetes times (metav1.Time) are RFC 3339 with second precision, e.g. {@code 2026-11-29T22:44:47Z}. */
-    public static final JsonMapper MAPPER = JsonMapper.builder()
+    /**
+     * Kubernetes times (metav1.Time) are RFC 3339 with second precision, e.g. {@code 2026-11-29T22:44:47Z}. Each
+     * thread keeps its own parser and generator buffers (Jackson 3's default shares them through one concurrent
+     * deque, which every request thread's parse and encode went through twice: a point of contention under load).
+     * Every thread here is a platform thread of a fixed pool or the control loop.
+     */
+    public static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .recyclerPool(JsonRecyclerPools.threadLocalPool()).build())
             .addModule(new SimpleModule("kubernetes-time").addSerializer(Instant.class, new ValueSerializer<>() {
                 @Override
                 public void serialize(Instant value, JsonGenerator gen, SerializationContext ctxt) {
