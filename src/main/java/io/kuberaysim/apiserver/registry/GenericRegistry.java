@@ -255,21 +255,32 @@ public final class GenericRegistry {
             throw ApiException.badRequest("the API version in the data (" + apiVersion
                     + ") does not match the expected API version (" + type.apiVersion() + ")");
         }
-        ObjectNode ordered = Json.object();
-        ordered.put("apiVersion", type.apiVersion());
-        ordered.put("kind", type.kind());
-        obj.properties().forEach(e -> {
-            if (!e.getKey().equals("apiVersion") && !e.getKey().equals("kind")) {
-                ordered.set(e.getKey(), e.getValue());
-            }
-        });
-        obj.removeAll();
-        obj.setAll(ordered);
+        if (apiVersion == null || kind == null || !startsWithTypeMeta(obj)) {
+            ObjectNode ordered = Json.object();
+            ordered.put("apiVersion", type.apiVersion());
+            ordered.put("kind", type.kind());
+            obj.properties().forEach(e -> {
+                if (!e.getKey().equals("apiVersion") && !e.getKey().equals("kind")) {
+                    ordered.set(e.getKey(), e.getValue());
+                }
+            });
+            obj.removeAll();
+            obj.setAll(ordered);
+        }
         JsonNode meta = obj.get("metadata");
         if (meta != null && !meta.isObject()) {
             throw ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
                     + type.kind() + ": metadata must be an object");
         }
+    }
+
+    /**
+     * Whether {@code obj}'s first fields are {@code apiVersion} then {@code kind}, as clients send them: with their
+     * texts checked, it is then in the stored order and form as it is, without being rebuilt.
+     */
+    private static boolean startsWithTypeMeta(ObjectNode obj) {
+        java.util.Iterator<String> names = obj.propertyNames().iterator();
+        return names.hasNext() && names.next().equals("apiVersion") && names.hasNext() && names.next().equals("kind");
     }
 
     private String resolveNamespace(ResourceType type, String namespace, ObjectNode meta) {
