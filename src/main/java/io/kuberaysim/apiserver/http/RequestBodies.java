@@ -3,6 +3,7 @@ package io.kuberaysim.apiserver.http;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.apiserver.errors.ApiException;
+import io.kuberaysim.apiserver.http.server.NonBlockingBodyFilter;
 import io.kuberaysim.apiserver.registry.PatchType;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import jakarta.servlet.http.HttpServletRequest;
@@ -38,6 +39,13 @@ public final class RequestBodies {
         long declared = req.getContentLengthLong();
         if (declared > limit) {
             throw ApiException.requestEntityTooLarge(limit);
+        }
+        byte[] inMemory = NonBlockingBodyFilter.takeBody(req);
+        if (inMemory != null) {
+            if (inMemory.length > limit) {
+                throw ApiException.requestEntityTooLarge(limit);
+            }
+            return inMemory;
         }
         try {
             // a declared length is all the stream holds: reading that many bytes fills one array of that size

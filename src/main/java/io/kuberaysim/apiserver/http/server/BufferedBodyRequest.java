@@ -2,6 +2,8 @@ package io.kuberaysim.apiserver.http.server;
 
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 
@@ -20,6 +22,30 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
         super(request);
         this.body = body;
         this.in = new ByteArrayInputStream(body);
+    }
+
+    /**
+     * The body of {@code request} when it is (or wraps) one whose body is in memory and still unread, as the array
+     * itself (read once from the connection, not copied again by the handler); null otherwise. Taking it reads it:
+     * the stream is then at its end, as after reading it in full.
+     */
+    static byte[] takeUnread(ServletRequest request) {
+        ServletRequest r = request;
+        while (r instanceof ServletRequestWrapper w) {
+            if (r instanceof BufferedBodyRequest b) {
+                return b.takeUnread();
+            }
+            r = w.getRequest();
+        }
+        return null;
+    }
+
+    private synchronized byte[] takeUnread() {
+        if (in.available() != body.length) {
+            return null;
+        }
+        in.skip(body.length);
+        return body;
     }
 
     @Override

@@ -73,6 +73,14 @@ public final class NonBlockingBodyFilter implements Filter {
         request.getInputStream().setReadListener(collector);
     }
 
+    /**
+     * The body this filter read into memory for {@code request}, if nothing has read it since (the handler's read then
+     * takes that array instead of copying it from a stream over it); null otherwise.
+     */
+    public static byte[] takeBody(ServletRequest request) {
+        return BufferedBodyRequest.takeUnread(request);
+    }
+
     private static String readable(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
