@@ -63,7 +63,6 @@ public final class NameValidation {
     private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
     private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
     private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
-    private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FMT);
 
     private NameValidation() {
     }
@@ -99,10 +98,58 @@ public final class NameValidation {
         if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) {
             errs.add(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
         }
-        if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
+        if (!isDns1123SubdomainText(value)) {
             errs.add(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, "example.com"));
         }
         return errs;
+    }
+
+    /**
+     * Whether {@code value} matches {@code DNS1123_SUBDOMAIN_FMT}: dot-separated labels of lower-case alphanumerics
+     * and '-', each starting and ending with an alphanumeric. Written out because every object name of every write
+     * is checked (the regular expression's matcher cost more than the rest of the metadata checks).
+     */
+    static boolean isDns1123SubdomainText(String value) {
+        int n = value.length();
+        if (n == 0) {
+            return false;
+        }
+        char previous = '.';
+        for (int i = 0; i < n; i++) {
+            char c = value.charAt(i);
+            boolean alnum = c >= 'a' && c <= 'z' || c >= '0' && c <= '9';
+            if (alnum) {
+                previous = c;
+                continue;
+            }
+            if (c == '-' ? previous == '.' : c != '.' || previous == '.' || previous == '-') {
+                return false;
+            }
+            previous = c;
+        }
+        return previous != '.' && previous != '-';
+    }
+
+    /** Whether {@code value} matches {@code LABEL_VALUE_FMT}: empty, or alphanumerics, '-', '_', '.' between alphanumerics. */
+    static boolean isLabelValueText(String value) {
+        int n = value.length();
+        if (n == 0) {
+            return true;
+        }
+        if (!isAsciiAlphanumeric(value.charAt(0)) || !isAsciiAlphanumeric(value.charAt(n - 1))) {
+            return false;
+        }
+        for (int i = 1; i < n - 1; i++) {
+            char c = value.charAt(i);
+            if (!isAsciiAlphanumeric(c) && c != '-' && c != '_' && c != '.') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isAsciiAlphanumeric(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
     }
 
     /** Keys of a ConfigMap's {@code data} and {@code binaryData} (they become file names in a volume). */
@@ -210,7 +257,7 @@ public final class NameValidation {
         if (byteLength(value) > LABEL_VALUE_MAX_LENGTH) {
             errs.add(maxLenError(LABEL_VALUE_MAX_LENGTH));
         }
-        if (!LABEL_VALUE.matcher(value).matches()) {
+        if (!isLabelValueText(value)) {
             errs.add(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
         }
         return errs;

@@ -121,4 +121,32 @@ class NameValidationTest {
         assertThat(NameValidation.validateAnnotationKeys(Map.of("bad key", "v")))
                 .extracting(Map.Entry::getKey).containsExactly("bad key");
     }
+
+    @Test
+    void writtenOutMatchersAgreeWithTheRegularExpressionsOnEveryShortString() {
+        java.util.regex.Pattern subdomain = java.util.regex.Pattern.compile(
+                "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+        java.util.regex.Pattern labelValue = java.util.regex.Pattern.compile(
+                "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+        char[] alphabet = {'a', 'z', 'Q', '0', '9', '-', '.', '_', '/', ' ', '\u00e9'};
+        List<String> strings = new java.util.ArrayList<>(List.of(""));
+        for (int length = 1, from = 0; length <= 5; length++) {
+            int to = strings.size();
+            for (int i = from; i < to; i++) {
+                for (char c : alphabet) {
+                    strings.add(strings.get(i) + c);
+                }
+            }
+            from = to;
+        }
+        int checked = 0;
+        for (String s : strings) {
+            assertThat(NameValidation.isDns1123SubdomainText(s)).as(s).isEqualTo(subdomain.matcher(s).matches());
+            assertThat(NameValidation.isLabelValueText(s)).as(s).isEqualTo(labelValue.matcher(s).matches());
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(170_000);
+        assertThat(NameValidation.isDns1123Subdomain("c-12-3-4567.example.com")).isEmpty();
+        assertThat(NameValidation.isValidLabelValue("s123")).isEmpty();
+    }
 }
