@@ -24,6 +24,11 @@ final class StoredJson {
     /** Recently encoded parts by identity hash; a slot is overwritten by the next part that hashes to it. */
     private static final AtomicReferenceArray<Encoded> RECENT = new AtomicReferenceArray<>(SLOTS);
 
+    /** Each thread's buffer for the answer being written, kept while it stays below this size. */
+    private static final int KEPT_BUFFER_BYTES = 64 * 1024;
+    private static final ThreadLocal<ByteArrayOutputStream> BUFFER =
+            ThreadLocal.withInitial(() -> new ByteArrayOutputStream(4096));
+
     private record Encoded(JsonNode part, SerializableString json) {
     }
 
@@ -34,21 +39,35 @@ final class StoredJson {
         if (!FrozenTrees.isStored(object)) {
             return Json.MAPPER.writeValueAsBytes(object);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        SerializableString[] parts = new SerializableString[object.size()];
+        int i = 0;
+        for (Map.Entry<String, JsonNode> e : object.properties()) {
+            if (shareable(e.getKey(), e.getValue())) {
+                parts[i] = encoded(e.getValue());
+            }
+            i++;
+        }
+        ByteArrayOutputStream out = BUFFER.get();
+        out.reset();
         try (JsonGenerator g = Json.MAPPER.createGenerator(out)) {
             g.writeStartObject();
+            i = 0;
             for (Map.Entry<String, JsonNode> e : object.properties()) {
                 g.writeName(e.getKey());
-                JsonNode part = e.getValue();
-                if (shareable(e.getKey(), part)) {
-                    g.writeRawValue(encoded(part));
+                if (parts[i] != null) {
+                    g.writeRawValue(parts[i]);
                 } else {
-                    Json.MAPPER.writeTree(g, part);
+                    Json.MAPPER.writeTree(g, e.getValue());
                 }
+                i++;
             }
             g.writeEndObject();
         }
-        return out.toByteArray();
+        byte[] json = out.toByteArray();
+        if (json.length > KEPT_BUFFER_BYTES) {
+            BUFFER.remove(); // a large object's buffer is not kept by every thread that once encoded one
+        }
+        return json;
     }
 
     private static boolean shareable(String field, JsonNode part) {
