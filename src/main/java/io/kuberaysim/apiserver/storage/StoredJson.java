@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * The JSON encoding of a stored object: byte for byte what the mapper writes for the whole tree, with the encoding of
  * a stored top-level part other than {@code metadata} and {@code status} (a {@code spec}, a ConfigMap's {@code data})
- * kept for the next object that has that very part. Stored trees are hash-consed, so the spec of every object created
+ * kept for the next objects that have that very part. Stored trees are hash-consed, so the spec of every object created
  * or patched from one template is one instance, and encoding it again was most of the work of writing a create's or a
  * merge patch's answer (the status and metadata are the object's own and seldom shared).
  */
@@ -29,6 +29,7 @@ final class StoredJson {
     private static final ThreadLocal<ByteArrayOutputStream> BUFFER =
             ThreadLocal.withInitial(() -> new ByteArrayOutputStream(4096));
 
+    /** A part seen lately and, from its second sighting on, its encoding (null until then). */
     private record Encoded(JsonNode part, SerializableString json) {
     }
 
@@ -75,10 +76,19 @@ final class StoredJson {
                 && !field.equals("status");
     }
 
+    /**
+     * The kept encoding of {@code part}, or null when it is written in place: the first time a part is seen only its
+     * identity is noted, so parts of one object only (a ConfigMap's own data) cost no second encoding; the second
+     * time it is encoded once and kept.
+     */
     private static SerializableString encoded(JsonNode part) {
         int slot = System.identityHashCode(part) & (SLOTS - 1);
         Encoded known = RECENT.get(slot);
-        if (known != null && known.part() == part) {
+        if (known == null || known.part() != part) {
+            RECENT.set(slot, new Encoded(part, null));
+            return null;
+        }
+        if (known.json() != null) {
             return known.json();
         }
         SerializableString json = new SerializedString(

@@ -62,6 +62,10 @@ class StoredJsonTest {
         assertThat(a.json()).isEqualTo(Json.MAPPER.writeValueAsBytes(a.object()));
         assertThat(b.json()).isEqualTo(Json.MAPPER.writeValueAsBytes(b.object()));
         assertThat(new String(b.json(), StandardCharsets.UTF_8)).contains("\"name\":\"b\"");
+        ObjectNode third = tree(BODIES.get(0));
+        ((ObjectNode) third.get("metadata")).put("name", "c");
+        StoredObject c = store.create(ResourceTypes.CONFIGMAPS, third);
+        assertThat(c.json()).isEqualTo(Json.MAPPER.writeValueAsBytes(c.object()));
     }
 
     @Test
