@@ -343,10 +343,11 @@ final class HttpApiScenario {
                 break;
             }
         }
-        report.note(String.format(java.util.Locale.ROOT, "%s: warm-up %.0f s, then %d cycle(s) of every operation "
-                        + "until the JIT settled (%.0f s; the last cycle's JIT %.0f ms per second of burst, settled "
-                        + "below %d)", t.label(), cfg.warmup().toMillis() / 1000.0, cycles,
-                (System.nanoTime() - start) / 1e9, jitPerSecond, SETTLED_JIT_MS_PER_S));
+        report.note(String.format(java.util.Locale.ROOT, "%s: warm-up %.1f s, then %d cycle(s) of every operation "
+                        + "in %.1f s, %s (the last cycle's JIT %.0f ms per second of burst; settled below %d)",
+                t.label(), cfg.warmup().toMillis() / 1000.0, cycles, (System.nanoTime() - start) / 1e9,
+                jitPerSecond < SETTLED_JIT_MS_PER_S ? "the JIT settled" : "stopped at the limit, the JIT not settled",
+                jitPerSecond, SETTLED_JIT_MS_PER_S));
     }
 
     void run() {
