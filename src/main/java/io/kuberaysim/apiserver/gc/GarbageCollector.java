@@ -97,15 +97,20 @@ public final class GarbageCollector implements AutoCloseable {
 
     private void handle(WatchEvent event) {
         StoredObject obj = event.object();
-        if (event.previous() != null) {
-            unindex(event.previous());
+        StoredObject previous = event.previous();
+        if (event.type() == WatchEvent.Type.MODIFIED && sameOwnerRefs(previous, obj)) {
+            reportInvalidOwnerRefs(obj); // the index holds these references already: only the owners may have moved
+        } else {
+            if (previous != null) {
+                unindex(previous);
+            }
+            if (event.type() == WatchEvent.Type.DELETED) {
+                forget(obj.uid());
+                onGone(obj);
+                return;
+            }
+            index(obj);
         }
-        if (event.type() == WatchEvent.Type.DELETED) {
-            forget(obj.uid());
-            onGone(obj);
-            return;
-        }
-        index(obj);
         attempt(obj, "sync", o -> {
             checkOwners(o);
             if (o.isDeleting()) {
@@ -271,6 +276,16 @@ public final class GarbageCollector implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a write kept the object's owner references as they were: the very stored node (stored trees share
+     * unchanged parts), which is what nearly every write (status writes above all) does, so the index is left alone.
+     */
+    private static boolean sameOwnerRefs(StoredObject previous, StoredObject next) {
+        return previous != null && java.util.Objects.equals(previous.uid(), next.uid())
+                && Json.at(previous.object(), "metadata", "ownerReferences")
+                == Json.at(next.object(), "metadata", "ownerReferences");
     }
 
     /** The owner references that name an owner by uid; malformed ones (the API refuses them) name nobody. */

@@ -120,4 +120,32 @@ class GarbageCollectorTest {
         cluster.settle();
         assertThat(exists("late")).isFalse();
     }
+
+    @Test
+    @DisplayName("writes that keep the owner references keep the dependent; one that names another owner moves it")
+    void writesKeepOrMoveDependents() {
+        StoredObject first = owner();
+        dependent("a", first, false);
+        dependent("b", first, false);
+        cluster.settle();
+        for (int i = 0; i < 3; i++) { // status writes share the stored owner references
+            registry.patch(PODS, "default", "a", io.kuberaysim.apiserver.registry.PatchType.MERGE,
+                    TestCluster.yaml("status: {message: m%d}".formatted(i)), true, WriteOptions.DEFAULT);
+        }
+        StoredObject second = registry.create(CONFIGMAPS, "default", TestCluster.yaml("metadata: {name: second}"),
+                WriteOptions.DEFAULT).object();
+        registry.patch(PODS, "default", "b", io.kuberaysim.apiserver.registry.PatchType.MERGE, TestCluster.yaml("""
+                metadata:
+                  ownerReferences:
+                  - {apiVersion: v1, kind: ConfigMap, name: second, uid: %s}
+                """.formatted(second.uid())), false, WriteOptions.DEFAULT);
+        cluster.settle();
+        registry.delete(CONFIGMAPS, "default", "owner", DeleteOptions.propagation("Background"));
+        cluster.settle();
+        assertThat(exists("a")).isFalse();
+        assertThat(exists("b")).isTrue();
+        registry.delete(CONFIGMAPS, "default", "second", DeleteOptions.propagation("Background"));
+        cluster.settle();
+        assertThat(exists("b")).isFalse();
+    }
 }
