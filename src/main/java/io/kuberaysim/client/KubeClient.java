@@ -70,6 +70,16 @@ public final class KubeClient {
         return registry.create(type, namespace, object, writes).object();
     }
 
+    /**
+     * Creates from a tree built for this create alone, which becomes the new object's tree: not copied first (as
+     * {@link #create} copies its argument), and changed by the create whether it succeeds or not. For controllers
+     * that build an object, create it and let it go.
+     */
+    public StoredObject createBuilt(ResourceType type, String namespace, ObjectNode object) {
+        gate.admit("create", type, namespace, Json.text(object, "metadata", "name"));
+        return registry.createDecoded(type, namespace, object, writes).object();
+    }
+
     /** PUT of the whole object; its metadata.resourceVersion is the precondition. */
     public StoredObject update(ResourceType type, ObjectNode object) {
         gate.admit("update", type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
@@ -82,6 +92,16 @@ public final class KubeClient {
         gate.admit("update", type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
         return registry.update(type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"),
                 object, true, writes).object();
+    }
+
+    /**
+     * PUT of the status subresource from a body built for this write alone: its status is taken as it is, not
+     * copied, and is changed by the write (pruned and defaulted in place) whether it succeeds or not.
+     */
+    public StoredObject updateStatusBuilt(ResourceType type, ObjectNode object) {
+        gate.admit("update", type, Json.text(object, "metadata", "namespace"), Json.text(object, "metadata", "name"));
+        return registry.updateDecoded(type, Json.text(object, "metadata", "namespace"),
+                Json.text(object, "metadata", "name"), object, true, writes).object();
     }
 
     public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType, JsonNode patch) {

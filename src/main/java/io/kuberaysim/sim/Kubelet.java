@@ -670,6 +670,6 @@ final class Kubelet {
         next.putObject("metadata").put("name", pod.name()).put("namespace", pod.namespace())
                 .put("resourceVersion", Long.toString(pod.resourceVersion()));
         next.set("status", status);
-        client.updateStatus(ResourceTypes.PODS, next);
+        client.updateStatusBuilt(ResourceTypes.PODS, next);
     }
 }

@@ -342,6 +342,21 @@ public final class GenericRegistry {
     /** PUT of the main resource ({@code status=false}) or of its status subresource. */
     public WriteResult update(ResourceType type, String namespace, String name, ObjectNode body, boolean status,
                               WriteOptions options) {
+        return update(type, namespace, name, body, false, status, options);
+    }
+
+    /**
+     * As {@link #update}, from a body decoded or built for this write alone, which the write may take as its own:
+     * a status write takes its status as it is instead of copying it (it is pruned and defaulted in place), so the
+     * body is changed whether the write succeeds or not.
+     */
+    public WriteResult updateDecoded(ResourceType type, String namespace, String name, ObjectNode decoded,
+                                     boolean status, WriteOptions options) {
+        return update(type, namespace, name, decoded, true, status, options);
+    }
+
+    private WriteResult update(ResourceType type, String namespace, String name, ObjectNode body, boolean ownBody,
+                               boolean status, WriteOptions options) {
         ResourceStrategy strategy = strategy(type);
         // only the top level is changed here (type meta first); each attempt's update strategy copies what it takes
         ObjectNode input = body.objectNode().setAll(body);
@@ -370,7 +385,8 @@ public final class GenericRegistry {
         List<String> warnings = new ArrayList<>();
         UpdateStrategy updates = updateStrategy(status);
         return write(type, namespace, name, options,
-                current -> updates.fromBody(strategy, current, input, options, warnings), updates, warnings,
+                current -> ownBody ? updates.fromOwnBody(strategy, current, input, options, warnings)
+                        : updates.fromBody(strategy, current, input, options, warnings), updates, warnings,
                 updateEntries(type, options, status));
     }
 

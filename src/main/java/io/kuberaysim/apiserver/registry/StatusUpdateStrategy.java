@@ -23,21 +23,37 @@ final class StatusUpdateStrategy implements UpdateStrategy {
     @Override
     public ObjectNode fromBody(ResourceStrategy resource, StoredObject current, ObjectNode body,
                                WriteOptions options, List<String> warnings) {
-        return schemaCheck.applyToStatus(resource, statusOnly(current, body), options, warnings, current.name());
+        return schemaCheck.applyToStatus(resource, statusOnly(current, body, true), options, warnings,
+                current.name());
+    }
+
+    /**
+     * The body's status is taken as it is: pruned and defaulted in place, which a retry finds already done (the
+     * same result); the body's metadata is only read.
+     */
+    @Override
+    public ObjectNode fromOwnBody(ResourceStrategy resource, StoredObject current, ObjectNode body,
+                                  WriteOptions options, List<String> warnings) {
+        return schemaCheck.applyToStatus(resource, statusOnly(current, body, false), options, warnings,
+                current.name());
     }
 
     @Override
     public ObjectNode fromPatched(ResourceStrategy resource, StoredObject current, ObjectNode patched,
                                   boolean ownTree, WriteOptions options, List<String> warnings) {
-        return schemaCheck.applyToStatus(resource, statusOnly(current, patched), options, warnings, current.name());
+        return schemaCheck.applyToStatus(resource, statusOnly(current, patched, true), options, warnings,
+                current.name());
     }
 
-    /** The stored object with only {@code status} (and the resourceVersion precondition) taken from the request. */
-    private static ObjectNode statusOnly(StoredObject current, ObjectNode requested) {
+    /**
+     * The stored object with only {@code status} (and the resourceVersion precondition) taken from the request;
+     * {@code copyStatus}: the request's status is copied (it is not the write's own to change).
+     */
+    private static ObjectNode statusOnly(StoredObject current, ObjectNode requested, boolean copyStatus) {
         // Only metadata (resourceVersion, managedFields) and status change: the other top-level fields, spec
         // above all, are shared with the stored version instead of copied, as stored trees are never mutated.
         JsonNode st = requested.get("status");
-        JsonNode newStatus = st == null || st.isNull() ? null : st.deepCopy();
+        JsonNode newStatus = st == null || st.isNull() ? null : copyStatus ? st.deepCopy() : st;
         ObjectNode next = Json.object();
         current.object().properties().forEach(e -> {
             switch (e.getKey()) {
@@ -59,13 +75,14 @@ final class StatusUpdateStrategy implements UpdateStrategy {
     }
 
     /**
-     * A copy of the stored metadata to change, sharing {@code managedFields} (the write replaces it whole, never
-     * changes it in place), which would otherwise be most of what is copied.
+     * The stored metadata as an object of the write's own, sharing every value with the stored one: a status write
+     * only sets or removes metadata fields (resourceVersion, managedFields, the server-owned ones), never changes a
+     * value in place, and the stored values are read-only (a change in place would fail, not alter what readers
+     * share).
      */
     private static ObjectNode metadataCopy(JsonNode meta) {
         ObjectNode copy = Json.object();
-        meta.properties().forEach(e -> copy.set(e.getKey(),
-                e.getKey().equals("managedFields") ? e.getValue() : e.getValue().deepCopy()));
+        meta.properties().forEach(e -> copy.set(e.getKey(), e.getValue()));
         return copy;
     }
 

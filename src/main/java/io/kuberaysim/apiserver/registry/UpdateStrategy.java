@@ -22,6 +22,17 @@ interface UpdateStrategy {
                         List<String> warnings);
 
     /**
+     * As {@link #fromBody}, from a body that is the write's own: what this strategy takes from it may be taken as it
+     * is, without a copy. A conflict retries with the body as the first attempt left it. By default the body is
+     * copied as {@link #fromBody} does: an update of the main resource changes the body's metadata, which a retry
+     * reads again.
+     */
+    default ObjectNode fromOwnBody(ResourceStrategy resource, StoredObject current, ObjectNode body,
+                                   WriteOptions options, List<String> warnings) {
+        return fromBody(resource, current, body, options, warnings);
+    }
+
+    /**
      * The next object from the current object with a patch applied ({@code patched} is this attempt's own).
      *
      * @param ownTree whether every node of {@code patched} is also this attempt's own and in it once (not shared

@@ -43,6 +43,6 @@ public interface WorkingStatus<S> {
         }
         meta.put("resourceVersion", Long.toString(current.resourceVersion()));
         body.set("status", KubeClient.tree(next.toStatus(now)));
-        return client.updateStatus(type, body);
+        return client.updateStatusBuilt(type, body);
     }
 }

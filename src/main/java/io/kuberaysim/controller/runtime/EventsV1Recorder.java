@@ -205,7 +205,7 @@ final class EventsV1Recorder implements EventRecorder {
         }
         ev.put("note", note);
         ev.put("type", type);
-        client.create(ResourceTypes.EVENTS, namespace, CONVERSION.toStored(ev));
+        client.createBuilt(ResourceTypes.EVENTS, namespace, CONVERSION.toStored(ev));
         return new Cached(namespace, name, eventTime);
     }
 

@@ -116,7 +116,7 @@ final class KubeEventRecorder implements EventRecorder {
         ev.put("action", action);
         ev.put("reportingComponent", component);
         ev.put("reportingInstance", "");
-        client.create(ResourceTypes.EVENTS, namespace, ev);
+        client.createBuilt(ResourceTypes.EVENTS, namespace, ev);
         seen.put(correlation, new Seen(namespace, name, 1, now));
     }
 

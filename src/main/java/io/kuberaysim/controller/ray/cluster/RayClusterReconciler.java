@@ -329,7 +329,7 @@ public final class RayClusterReconciler implements Reconciler {
         }
         // reconcileServeService creates it directly: no event, unlike the head Service
         try {
-            client.create(ResourceTypes.SERVICES, cluster.namespace(), svc);
+            client.createBuilt(ResourceTypes.SERVICES, cluster.namespace(), svc);
         } catch (ApiException e) {
             if (e.code() != 409) {
                 throw new ReconcileFailure(null, e.getMessage());
@@ -341,7 +341,7 @@ public final class RayClusterReconciler implements Reconciler {
         String name = svc.path("metadata").path("name").asString();
         String key = cluster.namespace() + "/" + name;
         try {
-            client.create(ResourceTypes.SERVICES, cluster.namespace(), svc);
+            client.createBuilt(ResourceTypes.SERVICES, cluster.namespace(), svc);
             events.event(cluster, EventRecorder.NORMAL, "CreatedService", "Create", "Created service " + key);
         } catch (ApiException e) {
             if (e.code() == 409) {
@@ -661,7 +661,7 @@ public final class RayClusterReconciler implements Reconciler {
             String failedReason, String failedPrefix, String marker) {
         String podName = pod.path("metadata").path("name").asString();
         try {
-            client.create(ResourceTypes.PODS, cluster.namespace(), pod);
+            client.createBuilt(ResourceTypes.PODS, cluster.namespace(), pod);
         } catch (ApiException e) {
             events.event(cluster, EventRecorder.WARNING, failedReason, "Create", failedPrefix + e.getMessage());
             throw new ReconcileFailure(marker, e.getMessage());
