@@ -135,6 +135,27 @@ class GenericRegistryTest {
     }
 
     @Test
+    @DisplayName("a /status write from a body handed over stores what a copied body stores; only the copy spares the body")
+    void statusWriteFromABodyHandedOver() {
+        StoredObject o = createCluster();
+        ObjectNode copied = (ObjectNode) Json.MAPPER.readTree("""
+                {"metadata": {"name": "demo", "resourceVersion": "%d"},
+                 "status": {"state": "ready", "unknownField": 1}}""".formatted(o.resourceVersion()));
+        ObjectNode handedOver = copied.deepCopy();
+        StoredObject viaCopy = registry.update(RAYCLUSTERS, "default", "demo", copied, true, WriteOptions.DEFAULT)
+                .object();
+        assertThat(copied.at("/status/unknownField").isMissingNode()).isFalse(); // the caller's body as it was
+        ((ObjectNode) handedOver.get("metadata")).put("resourceVersion", Long.toString(viaCopy.resourceVersion()));
+        ((ObjectNode) handedOver.get("status")).put("state", "suspended");
+        StoredObject viaHandOver = registry.updateDecoded(RAYCLUSTERS, "default", "demo", handedOver, true,
+                WriteOptions.DEFAULT).object();
+        assertThat(viaHandOver.object().get("status").toString()).isEqualTo("{\"state\":\"suspended\"}");
+        assertThat(viaHandOver.object().get("spec")).isSameAs(o.object().get("spec"));
+        assertThat(viaHandOver.metadata().get("labels")).isSameAs(o.metadata().get("labels"));
+        assertThat(handedOver.at("/status/unknownField").isMissingNode()).isTrue(); // pruned in the body itself
+    }
+
+    @Test
     void staleOrMissingResourceVersionOnAnUpdate() {
         StoredObject o = createCluster();
         ObjectNode noRv = o.copy();
