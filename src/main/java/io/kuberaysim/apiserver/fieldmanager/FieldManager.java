@@ -115,7 +115,10 @@ public final class FieldManager {
      * changed, every other entry loses it, and removed fields leave every entry. Unchanged when nothing changed.
      */
     public ArrayNode update(ObjectNode before, ObjectNode after, String manager, boolean status, Instant now) {
-        List<ManagedFieldsEntry> entries = before == null ? new ArrayList<>() : read(before);
+        if (before == null) {
+            return created(after, manager, status, now);
+        }
+        List<ManagedFieldsEntry> entries = read(before);
         TypedFields.Changes changes = fields.changes(before == null ? null : managedPart(before, status),
                 managedPart(after, status));
         if (changes.isEmpty()) {
@@ -156,6 +159,53 @@ public final class FieldManager {
             }
         }
         return write(next);
+    }
+
+    /**
+     * A create's managedFields: the manager's Update entry owns every field the object has (none without a manager,
+     * or when it has no fields). Its FieldsV1 is written against the last stored creates of this kind ({@link
+     * #stored}), sharing the stored trees of the parts they have alike.
+     */
+    private ArrayNode created(ObjectNode after, String manager, boolean status, Instant now) {
+        if (manager == null) {
+            return write(List.of());
+        }
+        JsonNode fieldsV1 = fields.fieldsV1(managedPart(after, status), recentCreates);
+        if (fieldsV1 == null) {
+            return write(List.of());
+        }
+        return write(List.of(new ManagedFieldsEntry(manager, ManagedFieldsEntry.UPDATE, type.apiVersion(),
+                timestamp(now), status ? "status" : null, FieldSet.fromFieldsV1(fieldsV1), fieldsV1, null)));
+    }
+
+    /** How many stored creates the next create's FieldsV1 is compared with: a kind's objects come in a few shapes. */
+    private static final int RECENT_CREATES = 4;
+    /** The FieldsV1 of the last stored creates, newest first (read by any writer thread; replaced whole). */
+    private volatile JsonNode[] recentCreates = new JsonNode[RECENT_CREATES];
+
+    /**
+     * Tells the field manager how a create of its kind was stored: the FieldsV1 of its single Update entry (stored,
+     * read-only) is what the next creates are written against.
+     */
+    public void stored(ObjectNode created) {
+        JsonNode mf = Json.at(created, "metadata", "managedFields");
+        if (mf == null || mf.size() != 1) {
+            return;
+        }
+        JsonNode fieldsV1 = mf.get(0).get("fieldsV1");
+        JsonNode[] recent = recentCreates;
+        if (fieldsV1 == null || !fieldsV1.isObject() || fieldsV1 == recent[0]) {
+            return;
+        }
+        JsonNode[] next = new JsonNode[RECENT_CREATES];
+        next[0] = fieldsV1;
+        int n = 1;
+        for (JsonNode r : recent) {
+            if (n < RECENT_CREATES && r != null && r != fieldsV1) {
+                next[n++] = r;
+            }
+        }
+        recentCreates = next;
     }
 
     /** The fields field management looks at: no type or server-set metadata, status only through /status. */

@@ -41,6 +41,11 @@ public final class FieldSet {
         this.member = member;
     }
 
+    /** FieldsV1 order: fields, then set values, positions, list items; by name within each. */
+    static int compare(String a, String b) {
+        return ORDER.compare(a, b);
+    }
+
     private static int rank(String key) {
         return switch (key.charAt(0)) {
             case 'f' -> 0;

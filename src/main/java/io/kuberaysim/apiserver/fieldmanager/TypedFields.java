@@ -1,6 +1,7 @@
 package io.kuberaysim.apiserver.fieldmanager;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.storage.FrozenTrees;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -74,6 +75,198 @@ final class TypedFields {
         } else {
             node.markMember();
         }
+    }
+
+    // ---------------------------------------------------------------- an object's FieldsV1, written directly
+
+    /** Thrown (once built, without a stack) when a level names one path element twice: the caller takes the walk. */
+    private static final class Repeated extends RuntimeException {
+        private static final Repeated INSTANCE = new Repeated();
+
+        private Repeated() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * The FieldsV1 encoding of an object's field set, {@code fieldSet(object).toFieldsV1()}, written without building
+     * the set, or null when the set is empty. {@code likes} are stored FieldsV1 trees of objects of this kind (nulls
+     * allowed): a node whose every child is the same (stored) node as the child of a like's node at the same place is
+     * that like's node, so the parts a create shares with earlier creates (a worker Pod's spec, an Event's fields)
+     * are written as the very stored trees, which the store then takes as they are. Nodes of their own are
+     * changeable objects, their leaves the stored {@code {}}, as {@link FieldSet#toFieldsV1()} writes them.
+     */
+    JsonNode fieldsV1(JsonNode object, JsonNode[] likes) {
+        try {
+            return encodeObject(object, new ArrayList<>(), likes, false);
+        } catch (Repeated e) {
+            // a list names an item twice (duplicate keys): its fields are merged, which only the set walk does
+            FieldSet set = fieldSet(object);
+            return set.isEmpty() ? null : set.toFieldsV1();
+        }
+    }
+
+    /** One level being written: its path elements and their encodings, in the order met. */
+    private static final class Level {
+        private String[] keys = new String[8];
+        private JsonNode[] values = new JsonNode[8];
+        private int size;
+        private boolean member;
+
+        void add(String key, JsonNode value) {
+            for (int i = 0; i < size; i++) {
+                if (keys[i].equals(key)) {
+                    if (value == FrozenTrees.emptyObject() && values[i] == value) {
+                        return; // a set value met again: the same member
+                    }
+                    throw Repeated.INSTANCE;
+                }
+            }
+            if (size == keys.length) {
+                keys = java.util.Arrays.copyOf(keys, size * 2);
+                values = java.util.Arrays.copyOf(values, size * 2);
+            }
+            keys[size] = key;
+            values[size++] = value;
+        }
+
+        /**
+         * The level's FieldsV1 node: a like whose node has exactly these children (the same instances, and the
+         * {@code "."} of a member), else a new object in FieldsV1 order; null when it holds nothing.
+         */
+        JsonNode encode(JsonNode[] likes) {
+            if (size == 0) {
+                return member ? FrozenTrees.emptyObject() : null;
+            }
+            int fields = size + (member ? 1 : 0);
+            for (JsonNode like : likes) {
+                if (like != null && like.size() == fields && (!member || like.get(".") != null) && holds(like)) {
+                    return like;
+                }
+            }
+            sort();
+            ObjectNode out = Json.object();
+            if (member) {
+                out.set(".", FrozenTrees.emptyObject());
+            }
+            for (int i = 0; i < size; i++) {
+                out.set(keys[i], values[i]);
+            }
+            return out;
+        }
+
+        private boolean holds(JsonNode like) {
+            for (int i = 0; i < size; i++) {
+                if (like.get(keys[i]) != values[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Insertion sort by FieldSet's order: one level's elements share their kind, so by name; levels are small. */
+        private void sort() {
+            for (int i = 1; i < size; i++) {
+                String k = keys[i];
+                JsonNode v = values[i];
+                int j = i - 1;
+                while (j >= 0 && FieldSet.compare(keys[j], k) > 0) {
+                    keys[j + 1] = keys[j];
+                    values[j + 1] = values[j];
+                    j--;
+                }
+                keys[j + 1] = k;
+                values[j + 1] = v;
+            }
+        }
+    }
+
+    /** The likes' children under {@code key}: distinct, non-null (stored trees share equal nodes, so usually one). */
+    private static JsonNode[] childLikes(JsonNode[] likes, String key) {
+        JsonNode first = null;
+        JsonNode[] more = null;
+        int n = 0;
+        for (JsonNode like : likes) {
+            JsonNode c = like == null ? null : like.get(key);
+            if (c == null || c == first) {
+                continue;
+            }
+            if (first == null) {
+                first = c;
+                n = 1;
+                continue;
+            }
+            if (more == null) {
+                more = new JsonNode[likes.length];
+                more[0] = first;
+            } else if (contains(more, n, c)) {
+                continue;
+            }
+            more[n++] = c;
+        }
+        if (more != null) {
+            return n == more.length ? more : java.util.Arrays.copyOf(more, n);
+        }
+        return first == null ? NO_LIKES : new JsonNode[] {first};
+    }
+
+    private static boolean contains(JsonNode[] nodes, int n, JsonNode node) {
+        for (int i = 0; i < n; i++) {
+            if (nodes[i] == node) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final JsonNode[] NO_LIKES = new JsonNode[0];
+
+    /** {@code walkObject} + {@code prune} + encoding; {@code member}: the node is a member itself (a list item). */
+    private JsonNode encodeObject(JsonNode object, List<String> path, JsonNode[] likes, boolean member) {
+        Level level = new Level();
+        level.member = member;
+        for (Map.Entry<String, JsonNode> e : object.properties()) {
+            JsonNode v = e.getValue();
+            if (v.isNull()) {
+                continue;
+            }
+            String key = "f:" + e.getKey();
+            path.add(e.getKey());
+            JsonNode child = encodeValue(v, path, likes.length == 0 ? NO_LIKES : childLikes(likes, key));
+            path.remove(path.size() - 1);
+            if (child != null) {
+                level.add(key, child);
+            }
+        }
+        return level.encode(likes);
+    }
+
+    /** {@code walkValue} + {@code prune} + encoding of one value. */
+    private JsonNode encodeValue(JsonNode value, List<String> path, JsonNode[] likes) {
+        if (value.isObject()) {
+            return encodeObject(value, path, likes, false);
+        }
+        if (!value.isArray()) {
+            return FrozenTrees.emptyObject();
+        }
+        ListTypes.ListType type = lists.of(path);
+        if (type.kind() == ListTypes.ListType.Kind.ATOMIC || value.isEmpty()) {
+            return FrozenTrees.emptyObject();
+        }
+        Level level = new Level();
+        for (JsonNode item : value) {
+            if (type.kind() == ListTypes.ListType.Kind.SET) {
+                level.add("v:" + json(item), FrozenTrees.emptyObject());
+                continue;
+            }
+            String key = itemKey(item, type);
+            if (key == null) {
+                level.member = true; // an item without its keys: the list can only be owned whole
+                continue;
+            }
+            level.add(key, encodeObject(item, path, likes.length == 0 ? NO_LIKES : childLikes(likes, key), true));
+        }
+        return level.encode(likes);
     }
 
     /** {@code k:{"name":"c"}}: the key fields of an associative list item in name order; null without them. */

@@ -181,7 +181,9 @@ public final class GenericRegistry {
             return new WriteResult(ResourceReader.unstored(type, obj), warnings, true);
         }
         try {
-            return new WriteResult(store.create(type, obj), warnings, true);
+            StoredObject stored = store.create(type, obj);
+            fields.stored(stored.object());
+            return new WriteResult(stored, warnings, true);
         } catch (ObjectStore.KeyExistsException e) {
             if (!namedInBody && generateName != null) {
                 throw ApiException.generateNameConflict(type, name);

@@ -1,10 +1,13 @@
 package io.kuberaysim.apiserver.fieldmanager;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.apiserver.patch.MergeKeys;
+import io.kuberaysim.apiserver.storage.FrozenTrees;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 import java.util.List;
 
@@ -37,5 +40,54 @@ class TypedFieldsTest {
         assertThat(TypedFields.itemKey(Json.object().put("name", "x"), ListTypes.ListType.map("b", "a"))).isNull();
         assertThat(TypedFields.itemKey(Json.object().put("b", "q\"").put("a", 1), ListTypes.ListType.map("b", "a")))
                 .isEqualTo("k:{\"a\":1,\"b\":\"q\\\"\"}");
+    }
+
+    private static final TypedFields PODS = new TypedFields(new ListTypes(MergeKeys.builtins()));
+
+    private static ObjectNode pod(String ownerUid, String image) {
+        return (ObjectNode) Json.MAPPER.readTree("""
+                {"metadata": {"labels": {"ray.io/cluster": "c", "ray.io/node-type": "worker"},
+                  "annotations": {}, "finalizers": ["a", "b", "a"], "generateName": null,
+                  "ownerReferences": [{"apiVersion": "ray.io/v1", "kind": "RayCluster", "name": "c",
+                    "uid": "%s", "controller": true}]},
+                 "spec": {"containers": [{"name": "ray-worker", "image": "%s", "args": ["a", "b"],
+                    "env": [{"name": "A", "value": "1"}, {"name": "B", "valueFrom": {"fieldRef": {"fieldPath": "x"}}}],
+                    "ports": [{"containerPort": 8080, "name": "m"}, {"containerPort": 53, "protocol": "UDP"}],
+                    "resources": {"limits": {"cpu": "1"}, "requests": {}}, "volumeMounts": []}],
+                  "tolerations": [{"key": "k"}], "imagePullSecrets": [{}, {"name": "s"}], "nodeSelector": {}}}
+                """.formatted(ownerUid, image));
+    }
+
+    @Test
+    @DisplayName("a create's FieldsV1 written directly is the field set's encoding, node for node")
+    void fieldsV1IsTheFieldSetsEncoding() {
+        ObjectNode pod = pod("u1", "ray:2.9");
+        assertThat(PODS.fieldsV1(pod, new JsonNode[0])).isEqualTo(PODS.fieldSet(pod).toFieldsV1());
+        assertThat(PODS.fieldsV1(pod, new JsonNode[0]).toString())
+                .isEqualTo(PODS.fieldSet(pod).toFieldsV1().toString());
+        // a list naming an item twice has its items' fields merged: the same as the set walk too
+        ObjectNode twice = pod("u1", "ray:2.9");
+        ((ObjectNode) twice.at("/spec/containers/0/env/1")).put("name", "A");
+        assertThat(PODS.fieldsV1(twice, new JsonNode[0]).toString())
+                .isEqualTo(PODS.fieldSet(twice).toFieldsV1().toString());
+        assertThat(PODS.fieldsV1(Json.object().set("metadata", Json.object().putNull("x")), new JsonNode[0]))
+                .isNull();
+    }
+
+    @Test
+    @DisplayName("a create's FieldsV1 shares the stored nodes of an earlier create where the fields are the same")
+    void fieldsV1SharesStoredLikes() {
+        JsonNode stored = FrozenTrees.freeze(PODS.fieldsV1(pod("u1", "ray:2.9"), new JsonNode[0]));
+        JsonNode other = FrozenTrees.freeze(Json.object().put("f:other", 1));
+        // another cluster's worker: another owner uid, another image (a value, not a field)
+        ObjectNode next = pod("u2", "ray:2.10");
+        JsonNode written = PODS.fieldsV1(next, new JsonNode[] {other, null, stored});
+        assertThat(written.toString()).isEqualTo(PODS.fieldSet(next).toFieldsV1().toString());
+        assertThat(written.get("f:spec")).isSameAs(stored.get("f:spec"));
+        assertThat(written.get("f:metadata").get("f:labels")).isSameAs(stored.get("f:metadata").get("f:labels"));
+        assertThat(written.get("f:metadata")).isNotSameAs(stored.get("f:metadata"));
+        assertThat(written.get("f:metadata").get("f:ownerReferences").get("k:{\"uid\":\"u2\"}")).isNotNull();
+        // the same fields again: the stored tree itself
+        assertThat(PODS.fieldsV1(pod("u1", "ray:2.11"), new JsonNode[] {stored})).isSameAs(stored);
     }
 }
