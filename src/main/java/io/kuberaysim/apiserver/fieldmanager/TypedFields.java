@@ -337,27 +337,32 @@ final class TypedFields {
     }
 
     private void diffObject(JsonNode before, JsonNode after, List<String> path, FieldSet changed, FieldSet removed) {
-        List<String> fields = new ArrayList<>();
-        before.propertyNames().forEach(fields::add);
-        after.propertyNames().forEach(f -> {
-            if (!before.has(f)) {
-                fields.add(f);
-            }
-        });
-        for (String f : fields) {
-            JsonNode o = present(before.get(f));
-            JsonNode n = present(after.get(f));
-            path.add(f);
-            String key = "f:" + f;
-            if (o == null && n != null) {
-                walkValue(n, path, changed.child(key));
-            } else if (o != null && n == null) {
-                walkValue(o, path, removed.child(key));
-            } else if (o != null && !o.equals(n)) {
-                diffValue(o, n, path, changed.child(key), removed.child(key));
-            }
-            path.remove(path.size() - 1);
+        // the fields of before, then those only after has; most are the same value (often the same stored node),
+        // so nothing is built for them, not even their path element
+        for (Map.Entry<String, JsonNode> e : before.properties()) {
+            diffField(e.getKey(), present(e.getValue()), present(after.get(e.getKey())), path, changed, removed);
         }
+        for (Map.Entry<String, JsonNode> e : after.properties()) {
+            if (!before.has(e.getKey())) {
+                diffField(e.getKey(), null, present(e.getValue()), path, changed, removed);
+            }
+        }
+    }
+
+    private void diffField(String f, JsonNode o, JsonNode n, List<String> path, FieldSet changed, FieldSet removed) {
+        if (o == n || o != null && o.equals(n)) {
+            return;
+        }
+        path.add(f);
+        String key = "f:" + f;
+        if (o == null) {
+            walkValue(n, path, changed.child(key));
+        } else if (n == null) {
+            walkValue(o, path, removed.child(key));
+        } else {
+            diffValue(o, n, path, changed.child(key), removed.child(key));
+        }
+        path.remove(path.size() - 1);
     }
 
     private static JsonNode present(JsonNode v) {
