@@ -73,18 +73,25 @@ public final class FrozenTrees {
         }
         if (node instanceof ObjectNode o) {
             ArrayMap likeMap = like instanceof FrozenObject f ? f.map() : null;
-            Object[] kv = new Object[o.size() * 2];
-            boolean same = likeMap != null && likeMap.size() == o.size();
+            // while every field so far is like's (same name, place and node), nothing is built: most of an update is
+            // what the previous version held, and this node is then like itself
+            Object[] kv = likeMap != null && likeMap.size() == o.size() ? null : new Object[o.size() * 2];
             int i = 0;
             for (Map.Entry<String, JsonNode> e : o.properties()) {
                 String k = e.getKey();
                 JsonNode likeChild = likeMap == null ? null : likeMap.near(i, k);
                 JsonNode child = freeze(e.getValue(), likeChild);
-                same = same && k.equals(likeMap.keyAt(i)) && likeChild != null && sameChild(child, likeChild);
+                if (kv == null) {
+                    if (k.equals(likeMap.keyAt(i)) && likeChild != null && sameChild(child, likeChild)) {
+                        i += 2;
+                        continue;
+                    }
+                    kv = likeMap.prefix(i, o.size() * 2); // the fields before this one are like's
+                }
                 kv[i++] = k;
                 kv[i++] = child;
             }
-            if (same) {
+            if (kv == null) {
                 return like;
             }
             FrozenObject f = new FrozenObject(new ArrayMap(kv));
@@ -93,14 +100,22 @@ public final class FrozenTrees {
         if (node instanceof ArrayNode a) {
             FrozenArray likeArray = like instanceof FrozenArray f ? f : null;
             int n = a.size();
-            JsonNode[] items = new JsonNode[n];
-            boolean same = likeArray != null && likeArray.size() == n;
+            JsonNode[] items = likeArray != null && likeArray.size() == n ? null : new JsonNode[n];
             for (int i = 0; i < n; i++) {
                 JsonNode likeItem = likeArray != null && i < likeArray.size() ? likeArray.get(i) : null;
-                items[i] = freeze(a.get(i), likeItem);
-                same = same && sameChild(items[i], likeItem);
+                JsonNode item = freeze(a.get(i), likeItem);
+                if (items == null) {
+                    if (sameChild(item, likeItem)) {
+                        continue; // as for objects: nothing built while every item so far is like's
+                    }
+                    items = new JsonNode[n];
+                    for (int j = 0; j < i; j++) {
+                        items[j] = likeArray.get(j);
+                    }
+                }
+                items[i] = item;
             }
-            if (same) {
+            if (items == null) {
                 return like;
             }
             FrozenArray f = new FrozenArray(List.of(items));
@@ -347,6 +362,13 @@ public final class FrozenTrees {
         /** The name at {@code i} (an index into the names and values, so even), or null past the end. */
         String keyAt(int i) {
             return i < kv.length ? (String) kv[i] : null;
+        }
+
+        /** A new array of {@code length} holding this map's first {@code n} names and values ({@code n} even). */
+        Object[] prefix(int n, int length) {
+            Object[] out = new Object[length];
+            System.arraycopy(kv, 0, out, 0, n);
+            return out;
         }
 
         /** The value of {@code key}, looked for first at {@code i} (as {@link #keyAt}), where it usually is. */
