@@ -29,7 +29,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class InMemoryObjectStore implements ObjectStore {
     private final Map<ResourceType, ConcurrentSkipListMap<String, StoredObject>> data = new ConcurrentHashMap<>();
-    private final Map<String, StoredObject> byUid = new ConcurrentHashMap<>();
+    /**
+     * uid → the key's slot (see {@link #indexLabels}), which follows the key's newest version: an update that keeps
+     * the uid (all of them but a replicated re-create) leaves this map alone.
+     */
+    private final Map<String, StoredObject.LabelSlot> byUid = new ConcurrentHashMap<>();
     private final ReentrantLock writeLock = new ReentrantLock();
     /** type → "key\0value" → objects carrying that label, by store key; guarded by {@link #writeLock}. */
     private final Map<ResourceType, Map<String, TreeMap<String, StoredObject.LabelSlot>>> labelIndex = new HashMap<>();
@@ -68,7 +72,8 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public StoredObject getByUid(String uid) {
-        return uid == null ? null : byUid.get(uid);
+        StoredObject.LabelSlot slot = uid == null ? null : byUid.get(uid);
+        return slot == null ? null : slot.object;
     }
 
     /** Without the write lock or a copy: a count that may be one write behind is fine for a gauge. */
@@ -294,8 +299,8 @@ public final class InMemoryObjectStore implements ObjectStore {
                                   StoredObject previous, ObjectNode frozen, long rv) {
         StoredObject stored = stamp(type, frozen, rv);
         t.put(k, stored);
-        indexUid(previous, stored);
         indexLabels(type, k, previous, stored);
+        indexUid(previous, stored);
         revision = rv;
         publish(new WatchEvent(previous == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED, stored, previous));
         return stored;
@@ -340,7 +345,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         t.remove(k);
         indexLabels(type, k, current, null);
         if (current.uid() != null) {
-            byUid.remove(current.uid(), current);
+            byUid.remove(current.uid(), current.labelSlot);
         }
         // the DELETED event carries the last state at the deletion's revision, as etcd watches do
         StoredObject last = stamp(type, current.object(), rv);
@@ -363,8 +368,8 @@ public final class InMemoryObjectStore implements ObjectStore {
         try {
             StoredObject stored = stamp(type, frozen, rv);
             StoredObject previous = t.put(k, stored);
-            indexUid(previous, stored);
             indexLabels(type, k, previous, stored);
+            indexUid(previous, stored);
         } finally {
             writeLock.unlock();
         }
@@ -430,12 +435,17 @@ public final class InMemoryObjectStore implements ObjectStore {
         return new StoredObject(type, FrozenTrees.withResourceVersion(frozen, Long.toString(rv)), rv);
     }
 
+    /** After {@link #indexLabels}, which gave {@code stored} its key's slot. */
     private void indexUid(StoredObject previous, StoredObject stored) {
-        if (previous != null && previous.uid() != null && !Objects.equals(previous.uid(), stored.uid())) {
-            byUid.remove(previous.uid(), previous);
+        boolean sameUid = previous != null && Objects.equals(previous.uid(), stored.uid());
+        if (sameUid && previous.labelSlot == stored.labelSlot) {
+            return; // the slot the uid maps to holds the new version already
+        }
+        if (previous != null && previous.uid() != null && !sameUid) {
+            byUid.remove(previous.uid(), previous.labelSlot);
         }
         if (stored.uid() != null) {
-            byUid.put(stored.uid(), stored);
+            byUid.put(stored.uid(), stored.labelSlot);
         }
     }
 

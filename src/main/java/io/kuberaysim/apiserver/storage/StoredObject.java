@@ -213,6 +213,7 @@ public final class StoredObject {
      * write that does not change them only changes what it holds.
      */
     static final class LabelSlot {
-        StoredObject object;
+        /** Written under the store's write lock, read without it (uid lookups). */
+        volatile StoredObject object;
     }
 }

@@ -117,6 +117,30 @@ abstract class ObjectStoreContractTest {
     }
 
     @Test
+    @DisplayName("a uid names its object's newest version until the object is deleted; a re-created key its new uid")
+    void uidNamesTheNewestVersion() {
+        store.create(PODS, pod("default", "a"));
+        StoredObject updated = null;
+        for (int i = 2; i <= 3; i++) {
+            int x = i;
+            updated = store.guaranteedUpdate(PODS, "default", "a", c -> {
+                ObjectNode n = c.copy();
+                ((ObjectNode) n.get("spec")).put("x", x);
+                ((ObjectNode) n.get("metadata")).putObject("labels").put("v", Integer.toString(x)); // moves the label index too
+                return ObjectStore.UpdateResult.replace(n);
+            });
+        }
+        assertThat(store.getByUid("default-a")).isSameAs(updated);
+        store.delete(PODS, "default", "a", null);
+        assertThat(store.getByUid("default-a")).isNull();
+        ObjectNode again = pod("default", "a");
+        ((ObjectNode) again.get("metadata")).put("uid", "second");
+        StoredObject recreated = store.create(PODS, again);
+        assertThat(store.getByUid("default-a")).isNull();
+        assertThat(store.getByUid("second")).isSameAs(recreated);
+    }
+
+    @Test
     void listIsSortedAndScopedToANamespace() {
         store.create(PODS, pod("b", "z"));
         store.create(PODS, pod("a", "y"));
