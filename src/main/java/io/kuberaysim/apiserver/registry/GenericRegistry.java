@@ -164,6 +164,7 @@ public final class GenericRegistry {
             obj.remove("status");
         }
         strategy.prepareForCreate(obj, now());
+        strategy.admitCreate(obj, ns, store);
         causes.addAll(strategy.validate(obj));
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type, name, causes);

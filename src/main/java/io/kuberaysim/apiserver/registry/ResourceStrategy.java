@@ -5,6 +5,7 @@ import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.schema.Schema;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.patch.MergeKeys;
+import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.validation.NameValidation;
 import io.kuberaysim.apiserver.validation.TypedDecoding;
@@ -54,6 +55,13 @@ public interface ResourceStrategy {
     default List<String> unknownFields(ObjectNode object, JsonNode old) {
         Class<?> model = model();
         return model == null ? List.of() : TypedDecoding.unknownFields(object, old, model);
+    }
+
+    /**
+     * The admission plugins of this kind on create, after defaulting and before validation, with read access to what
+     * is stored (e.g. a Pod's ServiceAccount must exist); refuses by throwing an {@code ApiException}.
+     */
+    default void admitCreate(ObjectNode object, String namespace, ObjectStore stored) {
     }
 
     /** Sets server-owned fields of a new object (status was already dropped if the type has a status subresource). */

@@ -30,6 +30,7 @@ class FieldSelectorHttpIT {
 
     @BeforeEach
     void objects() throws Exception {
+        create("/api/v1/namespaces/default/serviceaccounts", "{\"metadata\":{\"name\":\"runner\"}}");
         create("/api/v1/namespaces/default/pods", """
                 {"metadata":{"name":"fs-pod"},"spec":{"nodeName":"sim-node-0","restartPolicy":"Never","serviceAccountName":"runner",
                  "containers":[{"name":"c","image":"busybox"}]}}""");

@@ -75,6 +75,34 @@ class RbacAndServiceAccountHttpIT {
     }
 
     @Test
+    void aPodNamingAServiceAccountThatDoesNotExistIsForbiddenAsTheAdmissionPluginSays() throws Exception {
+        String pod = """
+                {"metadata":{"name":"needs-sa"},"spec":{"serviceAccountName":"%s",
+                 "containers":[{"name":"main","image":"busybox"}]}}""";
+        MvcResult refused = send(post("/api/v1/namespaces/default/pods"), "application/json",
+                pod.formatted("pod-runner"));
+        assertThat(refused.getResponse().getStatus()).isEqualTo(403);
+        JsonNode status = body(refused);
+        assertThat(status.get("reason").asString()).isEqualTo("Forbidden");
+        assertThat(status.get("message").asString()).isEqualTo("pods \"needs-sa\" is forbidden: error looking up "
+                + "service account default/pod-runner: serviceaccount \"pod-runner\" not found");
+        assertThat(status.at("/details/kind").asString()).isEqualTo("pods");
+        assertThat(send(get("/api/v1/namespaces/default/pods/needs-sa"), null, null).getResponse().getStatus())
+                .isEqualTo(404);
+        // the deprecated field names it too; "default" is taken to exist as in every namespace of a cluster
+        assertThat(send(post("/api/v1/namespaces/default/pods"), "application/json", pod.formatted("")
+                .replace("\"serviceAccountName\":\"\"", "\"serviceAccount\":\"pod-runner\"")).getResponse()
+                .getStatus()).isEqualTo(403);
+        assertThat(send(post("/api/v1/namespaces/default/pods"), "application/json",
+                pod.formatted("default").replace("needs-sa", "default-sa")).getResponse().getStatus()).isEqualTo(201);
+
+        assertThat(send(post(SA), "application/json", "{\"metadata\":{\"name\":\"pod-runner\"}}").getResponse()
+                .getStatus()).isEqualTo(201);
+        assertThat(send(post("/api/v1/namespaces/default/pods"), "application/json", pod.formatted("pod-runner"))
+                .getResponse().getStatus()).isEqualTo(201);
+    }
+
+    @Test
     void invalidRulesAndBindingsAreRejectedAsKubeApiserverDoes() throws Exception {
         MvcResult role = send(post(ROLES), "application/json", """
                 {"metadata":{"name":"bad"},"rules":[{"resources":["pods"]},{"verbs":["get"],"nonResourceURLs":["/x"]}]}""");

@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.errors.StatusCause;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.registry.SelectableFields;
+import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,6 +30,7 @@ import java.util.function.Function;
  */
 public final class PodStrategy implements ResourceStrategy {
     private static final Map<String, Function<JsonNode, String>> FIELDS;
+    private static final String DEFAULT_SERVICE_ACCOUNT = "default";
 
     static {
         Map<String, Function<JsonNode, String>> m = new LinkedHashMap<>();
@@ -69,6 +72,27 @@ public final class PodStrategy implements ResourceStrategy {
         ObjectNode status = Json.child(object, "status");
         status.put("phase", "Pending");
         status.put("qosClass", qosClass(object.get("spec")));
+    }
+
+    /**
+     * The ServiceAccount admission plugin's check: the ServiceAccount a Pod names must exist, or the create is a 403.
+     * {@code default} is taken to exist, as the ServiceAccount controller keeps it in every namespace of a cluster
+     * (this server does not store it: see README).
+     */
+    @Override
+    public void admitCreate(ObjectNode object, String namespace, ObjectStore stored) {
+        JsonNode spec = object.path("spec");
+        String account = Json.text(spec, "serviceAccountName");
+        if (account == null || account.isEmpty()) {
+            account = Json.text(spec, "serviceAccount"); // the deprecated name, copied over when the new one is empty
+        }
+        if (account == null || account.isEmpty() || DEFAULT_SERVICE_ACCOUNT.equals(account)
+                || stored.get(ResourceTypes.SERVICEACCOUNTS, namespace, account) != null) {
+            return;
+        }
+        throw ApiException.forbidden(ResourceTypes.PODS, Json.text(object, "metadata", "name"),
+                "error looking up service account " + namespace + "/" + account + ": serviceaccount \"" + account
+                        + "\" not found");
     }
 
     /** Guaranteed when every container's requests equal its limits, BestEffort with none, else Burstable. */

@@ -118,6 +118,24 @@ class AutoscalerRbacAndTokenAuthTest {
     }
 
     @Test
+    void withoutTheAutoscalerAMissingServiceAccountIsRefusedByAdmissionAndKubeRayReportsIt() {
+        try (SimulationHarness h = SimulationHarness.withOperator()) {
+            h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("plain-sa", "", "serviceAccountName: ray-runner"));
+            h.advance(Duration.ofSeconds(30));
+            assertThat(h.client().get(ResourceTypes.PODS, NS, "plain-sa-head")).isNull();
+            assertThat(events(h, "plain-sa")).anySatisfy(e -> assertThat(e).isEqualTo(
+                    "FailedToCreateHeadPod: Failed to create head Pod default/plain-sa, pods \"plain-sa-head\" is "
+                            + "forbidden: error looking up service account default/ray-runner: serviceaccount "
+                            + "\"ray-runner\" not found"));
+
+            h.create(ResourceTypes.SERVICEACCOUNTS, NS, "metadata: {name: ray-runner}\n");
+            h.advance(Duration.ofSeconds(30));
+            assertThat(h.client().get(ResourceTypes.PODS, NS, "plain-sa-head").object()
+                    .at("/spec/serviceAccountName").asString()).isEqualTo("ray-runner");
+        }
+    }
+
+    @Test
     void tokenAuthGetsASecretWithARandomTokenAndEveryRayContainerReadsIt() {
         try (SimulationHarness h = SimulationHarness.withOperator()) {
             h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("authed",
