@@ -2,6 +2,7 @@ package io.kuberaysim.sim;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.client.KubeClient;
 import io.kuberaysim.controller.runtime.ControllerManager;
@@ -71,7 +72,7 @@ final class JobController {
         if (!next.equals(obj)) {
             client.updateStatus(ResourceTypes.JOBS, next);
         }
-        return Result.done();
+        return counts.createFailed ? Result.requeueWithBackoff() : Result.done();
     }
 
     /** The Job's Pods by state; succeeded and failed never fall below what the status already counted. */
@@ -81,6 +82,7 @@ final class JobController {
         int failed;
         int ready;
         int terminating;
+        boolean createFailed;
     }
 
     private PodCounts countPods(StoredObject job) {
@@ -151,7 +153,16 @@ final class JobController {
             status.put("startTime", ts(now));
         }
         for (int i = counts.active.size(); i < want; i++) {
-            StoredObject created = client.create(ResourceTypes.PODS, job.namespace(), podFor(job));
+            StoredObject created;
+            try {
+                created = client.create(ResourceTypes.PODS, job.namespace(), podFor(job));
+            } catch (ApiException refused) {
+                // e.g. its ServiceAccount does not exist: the Job controller reports it and tries again later
+                events.event(job, EventRecorder.WARNING, "FailedCreate", "Create", "Error creating: "
+                        + refused.getMessage());
+                counts.createFailed = true;
+                return;
+            }
             counts.active.add(created);
             events.event(job, EventRecorder.NORMAL, "SuccessfulCreate", "Create", "Created pod: " + created.name());
         }

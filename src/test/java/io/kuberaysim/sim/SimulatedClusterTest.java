@@ -391,6 +391,27 @@ class SimulatedClusterTest {
     }
 
     @Test
+    void aJobWhosePodsAreRefusedReportsFailedCreateAndStartsThemOnceTheyMayBeCreated() {
+        try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
+            h.create(ResourceTypes.JOBS, "default", job("needs-sa", 2, "0")
+                    .replace("  restartPolicy: Never", "  restartPolicy: Never\n      serviceAccountName: submitter"));
+            h.advance(Duration.ofSeconds(2));
+            assertThat(h.client().list(ResourceTypes.PODS, "default", "job-name=needs-sa")).isEmpty();
+            assertThat(h.client().list(ResourceTypes.EVENTS, "default", null)).anySatisfy(e -> {
+                assertThat(Json.text(e.object(), "reason")).isEqualTo("FailedCreate");
+                assertThat(Json.text(e.object(), "message")).matches("Error creating: pods \"needs-sa-[a-z0-9]{5}\" "
+                        + "is forbidden: error looking up service account default/submitter: serviceaccount "
+                        + "\"submitter\" not found");
+            });
+
+            h.create(ResourceTypes.SERVICEACCOUNTS, "default", "metadata: {name: submitter}\n");
+            h.advance(Duration.ofSeconds(30));
+            assertThat(h.client().list(ResourceTypes.PODS, "default", "job-name=needs-sa")).hasSize(1);
+            assertThat(jobCondition(h.client().get(ResourceTypes.JOBS, "default", "needs-sa"), "Complete")).isTrue();
+        }
+    }
+
+    @Test
     void jobFailsAfterBackoffLimitRetries() {
         try (SimulationHarness h = SimulationHarness.withSimulatedCluster()) {
             h.create(ResourceTypes.JOBS, "default", job("bad", 2, "1"));
