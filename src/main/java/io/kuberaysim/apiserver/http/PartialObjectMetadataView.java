@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.util.Locale;
 
 /**
  * The metadata-only form of objects ({@code meta.k8s.io/v1} PartialObjectMetadata and PartialObjectMetadataList),
@@ -22,27 +21,7 @@ final class PartialObjectMetadataView {
 
     /** Whether the client's most preferred representation this server serves is the metadata-only one. */
     static boolean wanted(HttpServletRequest req) {
-        String accept = req.getHeader("Accept");
-        if (accept == null) {
-            return false;
-        }
-        for (String part : accept.split(",")) {
-            String lower = part.toLowerCase(Locale.ROOT).replace(" ", "");
-            String base = RequestBodies.baseType(part);
-            if (!lower.contains("as=")) {
-                if (base.equals("application/json") || base.equals("*/*") || base.equals("application/*")
-                        || base.equals("application/yaml") || base.equals("application/vnd.kubernetes.protobuf")) {
-                    return false;
-                }
-                continue;
-            }
-            if (base.equals("application/json") && lower.contains("g=meta.k8s.io")
-                    && (lower.contains("as=partialobjectmetadata;") || lower.endsWith("as=partialobjectmetadata")
-                    || lower.contains("as=partialobjectmetadatalist"))) {
-                return true;
-            }
-        }
-        return false;
+        return ResponseRenderer.preferredView(req) == ResponseRenderer.View.PARTIAL_METADATA;
     }
 
     static ObjectNode object(StoredObject o) {

@@ -98,11 +98,18 @@ class ResponseRenderer {
         watches.open(stored, served, namespace, options, null, req);
     }
 
-    /** True when the client's most preferred representation we serve is a Table. */
-    static boolean wantsTable(HttpServletRequest req) {
+    /** The representations a client can ask for with {@code Accept: ...;as=...;g=meta.k8s.io}. */
+    enum View { FULL, TABLE, PARTIAL_METADATA }
+
+    /**
+     * The client's most preferred representation this server serves: the first part of {@code Accept} that names
+     * one decides (a plain JSON/YAML/protobuf or wildcard part is the full object; an {@code as=} this server does
+     * not serve is passed over, as kube-apiserver's negotiation does).
+     */
+    static View preferredView(HttpServletRequest req) {
         String accept = req.getHeader("Accept");
         if (accept == null) {
-            return false;
+            return View.FULL;
         }
         for (String part : accept.split(",")) {
             String lower = part.toLowerCase(Locale.ROOT).replace(" ", "");
@@ -110,15 +117,27 @@ class ResponseRenderer {
             if (!lower.contains("as=")) {
                 if (base.equals("application/json") || base.equals("*/*") || base.equals("application/*")
                         || base.equals("application/yaml") || base.equals("application/vnd.kubernetes.protobuf")) {
-                    return false;
+                    return View.FULL;
                 }
                 continue;
             }
-            if (base.equals("application/json") && lower.contains("as=table") && lower.contains("g=meta.k8s.io")) {
-                return true;
+            if (!base.equals("application/json") || !lower.contains("g=meta.k8s.io")) {
+                continue;
+            }
+            if (lower.contains("as=table")) {
+                return View.TABLE;
+            }
+            if (lower.contains("as=partialobjectmetadata;") || lower.endsWith("as=partialobjectmetadata")
+                    || lower.contains("as=partialobjectmetadatalist")) {
+                return View.PARTIAL_METADATA;
             }
         }
-        return false;
+        return View.FULL;
+    }
+
+    /** True when the client's most preferred representation we serve is a Table. */
+    static boolean wantsTable(HttpServletRequest req) {
+        return preferredView(req) == View.TABLE;
     }
 
     private static TableConverter.IncludeObject includeObject(HttpServletRequest req) {

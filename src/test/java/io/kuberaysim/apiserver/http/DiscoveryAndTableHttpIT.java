@@ -269,5 +269,14 @@ class DiscoveryAndTableHttpIT {
 
         assertThat(body(get("/api/v1/namespaces/default/configmaps/meta-only", "application/json"))
                 .path("kind").asString()).isEqualTo("ConfigMap");
+        // the first view the client names wins, whichever it is (was: a Table whenever one was named anywhere)
+        String metaFirst = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,"
+                + "application/json;as=Table;g=meta.k8s.io;v=v1";
+        assertThat(body(get("/api/v1/namespaces/default/configmaps/meta-only", metaFirst)).path("kind").asString())
+                .isEqualTo("PartialObjectMetadata");
+        String tableFirst = "application/json;as=Table;g=meta.k8s.io;v=v1,"
+                + "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+        assertThat(body(get("/api/v1/namespaces/default/configmaps/meta-only", tableFirst)).path("kind").asString())
+                .isEqualTo("Table");
     }
 }
