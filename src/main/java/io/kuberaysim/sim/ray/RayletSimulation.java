@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RayletSimulation implements Reconciler {
     private static final String RECONNECT_TIMEOUT_ENV = "RAY_gcs_rpc_server_reconnect_timeout_s";
     private static final Duration DEFAULT_RECONNECT_TIMEOUT = Duration.ofSeconds(60);
+    private static final long MAX_RECONNECT_TIMEOUT_SECONDS = Integer.MAX_VALUE;
     private static final int RAYLET_EXIT_CODE = 1;
 
     private final ControllerManager manager;
@@ -102,9 +103,9 @@ public final class RayletSimulation implements Reconciler {
         if (downSince == null) {
             return Result.done();
         }
-        Map<String, String> clusterLabel = Map.of(RayLabels.CLUSTER, cluster.name());
+        List<StoredObject> clusterPods = pods.list(cluster.namespace(), Map.of(RayLabels.CLUSTER, cluster.name()));
         StoredObject gcsHead = null;
-        for (StoredObject pod : pods.list(cluster.namespace(), clusterLabel)) {
+        for (StoredObject pod : clusterPods) {
             if (gcs(pod) != null) {
                 gcsHead = pod;
             }
@@ -112,7 +113,7 @@ public final class RayletSimulation implements Reconciler {
         Instant now = manager.clock().now();
         Instant next = null;
         boolean workers = false;
-        for (StoredObject pod : pods.list(cluster.namespace(), clusterLabel)) {
+        for (StoredObject pod : clusterPods) {
             Instant started = rayContainerRunningSince(pod);
             if (started == null || !RayLabels.NODE_TYPE_WORKER.equals(pod.labels().get(RayLabels.NODE_TYPE))) {
                 continue;
@@ -169,7 +170,9 @@ public final class RayletSimulation implements Reconciler {
         for (JsonNode env : pod.object().path("spec").path("containers").path(0).path("env")) {
             if (RECONNECT_TIMEOUT_ENV.equals(Json.text(env, "name"))) {
                 try {
-                    return Duration.ofSeconds(Long.parseLong(Json.text(env, "value").trim()));
+                    long seconds = Long.parseLong(Json.text(env, "value").trim());
+                    // kept within what the clock can add: a huge value means "never" for any simulated run
+                    return Duration.ofSeconds(Math.min(Math.max(seconds, 0), MAX_RECONNECT_TIMEOUT_SECONDS));
                 } catch (RuntimeException notANumber) {
                     return DEFAULT_RECONNECT_TIMEOUT; // Ray would not start with it; the default is the kindest reading
                 }

@@ -160,5 +160,27 @@ class RayletSimulationTest {
             assertThat(state(h, "never")).isEqualTo("ready");
         }
     }
-}
 
+    @Test
+    void aReconnectTimeoutThatIsNoNumberOrHugeEndsNoWorkerAndStopsNothing() {
+        try (SimulationHarness h = SimulationHarness.withOperator()) {
+            for (String value : List.of("soon", "99999999999999999999999", "9223372036854775807", "")) {
+                String name = "odd" + (value.isEmpty() ? "empty" : value.length());
+                h.create(ResourceTypes.RAYCLUSTERS, NS, cluster(name, "", "", "          env:\n"
+                        + "          - {name: RAY_gcs_rpc_server_reconnect_timeout_s, value: \"" + value + "\"}"));
+            }
+            h.create(ResourceTypes.RAYCLUSTERS, NS, cluster("plain", "", "", ""));
+            h.advance(Duration.ofSeconds(30));
+            for (String name : List.of("odd4", "odd23", "odd19", "oddempty", "plain")) {
+                h.client().delete(ResourceTypes.PODS, NS, name + "-head");
+            }
+            h.advance(Duration.ofSeconds(30));
+            // without FT the new head ends every old worker, whatever the timeout says; nothing failed on the way
+            for (String name : List.of("odd4", "odd23", "odd19", "oddempty", "plain")) {
+                assertThat(workers(h, name)).as(name).hasSize(2).allSatisfy(w ->
+                        assertThat(rayStatus(w).path("restartCount").asInt()).isEqualTo(1));
+                assertThat(state(h, name)).isEqualTo("ready");
+            }
+        }
+    }
+}
