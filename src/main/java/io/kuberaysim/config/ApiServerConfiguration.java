@@ -3,6 +3,8 @@ package io.kuberaysim.config;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.gc.GarbageCollector;
 import io.kuberaysim.apiserver.gc.NamespaceLifecycle;
+import io.kuberaysim.apiserver.gc.RootCaCertPublisher;
+import io.kuberaysim.apiserver.gc.ServiceAccountsController;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ObjectExpiry;
 import io.kuberaysim.apiserver.storage.ObjectStore;
@@ -19,7 +21,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires the API machinery: clock, strategies, registry (on {@link StorageConfiguration}'s store), garbage collector,
- * namespace lifecycle and the expiry of Events ({@code kuberay-sim.event-ttl}).
+ * namespace lifecycle, the expiry of Events ({@code kuberay-sim.event-ttl}), and every namespace's {@code default}
+ * ServiceAccount and {@code kube-root-ca.crt} ConfigMap.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SimProperties.class)
@@ -68,5 +71,15 @@ class ApiServerConfiguration {
     @Bean(initMethod = "start", destroyMethod = "close")
     NamespaceLifecycle namespaceLifecycle(GenericRegistry registry, Clock clock) {
         return new NamespaceLifecycle(registry, clock, ResourceTypes.ALL_TYPES);
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    ServiceAccountsController serviceAccountsController(GenericRegistry registry, Clock clock) {
+        return new ServiceAccountsController(registry, clock);
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    RootCaCertPublisher rootCaCertPublisher(GenericRegistry registry, Clock clock) {
+        return new RootCaCertPublisher(registry, clock);
     }
 }

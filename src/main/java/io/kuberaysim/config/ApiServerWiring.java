@@ -24,6 +24,7 @@ import io.kuberaysim.apiserver.registry.strategy.LeaseStrategy;
 import io.kuberaysim.apiserver.registry.strategy.NamespaceStrategy;
 import io.kuberaysim.apiserver.registry.strategy.NodeStrategy;
 import io.kuberaysim.apiserver.registry.strategy.PodStrategy;
+import io.kuberaysim.apiserver.registry.strategy.ServiceAccountAdmission;
 import io.kuberaysim.apiserver.registry.strategy.ServiceStrategy;
 import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.controller.runtime.clock.Clock;
@@ -41,7 +42,9 @@ public final class ApiServerWiring {
 
     /** The registry with every served resource's strategy and the namespaces a cluster starts with. */
     public static GenericRegistry registry(ObjectStore store, Clock clock, SimProperties props) {
-        List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), new PodStrategy(),
+        IdentityStreams random = props.virtual() ? IdentityStreams.seeded(props.seed()) : IdentityStreams.unseeded();
+        PodStrategy pods = new PodStrategy(new ServiceAccountAdmission(random.tokenVolumeNames(), clock));
+        List<ResourceStrategy> strategies = List.of(new NamespaceStrategy(), new NodeStrategy(), pods,
                 new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(),
                 new SecretStrategy(),
                 new ServiceAccountStrategy(), new JobStrategy(), new LeaseStrategy(), new RoleStrategy(),
@@ -50,7 +53,6 @@ public final class ApiServerWiring {
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema()),
                 new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema()),
                 new PodLifecycleRuleStrategy(), new NodeLifecycleRuleStrategy(), new FaultScheduleStrategy());
-        IdentityStreams random = props.virtual() ? IdentityStreams.seeded(props.seed()) : IdentityStreams.unseeded();
         GenericRegistry registry = new GenericRegistry(store, strategies, clock, random);
         for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
             if (store.get(ResourceTypes.NAMESPACES, null, ns) != null) {

@@ -155,4 +155,22 @@ class KubectlNewUserE2EIT {
         Kubectl.Result missing = kubectl.run("exec", "no-such-pod", "--", "ls");
         assertThat(missing.err()).as(missing.all()).contains("Error from server (NotFound): pods \"no-such-pod\" not found");
     }
+
+    // a fresh namespace holds what kube-controller-manager puts in every one, and a Pod runs as its default account
+    @Test
+    void aNewNamespaceHasTheDefaultServiceAccountAndTheRootCaAndPodsMountTheToken() throws Exception {
+        assertThat(kubectl.run("create", "namespace", "team-a").exit()).isZero();
+        Kubectl.Result run = kubectl.run("run", "app", "-n", "team-a", "--image=busybox");
+        assertThat(run.exit()).as(run.all()).isZero();
+        Kubectl.Result accounts = kubectl.run("get", "serviceaccounts", "-n", "team-a");
+        assertThat(accounts.out()).as(accounts.all()).containsPattern("(?m)^NAME +SECRETS +AGE$")
+                .containsPattern("(?m)^default +0 +");
+        Kubectl.Result ca = kubectl.run("get", "configmap", "kube-root-ca.crt", "-n", "team-a",
+                "-o", "jsonpath={.data.ca\\.crt}");
+        assertThat(ca.out()).as(ca.all()).startsWith("-----BEGIN CERTIFICATE-----");
+        Kubectl.Result pod = kubectl.run("get", "pod", "app", "-n", "team-a", "-o",
+                "jsonpath={.spec.serviceAccountName} {.spec.volumes[0].name} {.spec.containers[0].volumeMounts[0].mountPath}");
+        assertThat(pod.out()).as(pod.all())
+                .matches("default kube-api-access-[a-z0-9]{5} /var/run/secrets/kubernetes.io/serviceaccount");
+    }
 }

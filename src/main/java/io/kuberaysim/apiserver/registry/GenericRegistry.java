@@ -148,7 +148,7 @@ public final class GenericRegistry {
         } else {
             meta.remove("namespace");
         }
-        meta.put("uid", newUid(type == ResourceTypes.EVENTS ? random.eventUids() : random.uids()));
+        meta.put("uid", newUid(random.uidsOf(type, name)));
         meta.put("creationTimestamp", Timestamps.seconds(clock.now()));
         meta.remove("resourceVersion");
         meta.remove("deletionTimestamp");
@@ -164,6 +164,11 @@ public final class GenericRegistry {
             obj.remove("status");
         }
         strategy.prepareForCreate(obj, now());
+        // what admission adds belongs to no manager: kube-apiserver records the request's fields before admission
+        FieldManager fields = fieldManagers.get(type);
+        ArrayNode managed = applied != null
+                ? fields.apply(null, (ObjectNode) withoutNulls(applied), options.fieldManager(), true, now()).managedFields()
+                : fields.update(null, obj, options.fieldManager(), false, now());
         strategy.admitCreate(obj, ns, store);
         causes.addAll(strategy.validate(obj));
         if (!causes.isEmpty()) {
@@ -171,10 +176,6 @@ public final class GenericRegistry {
         }
         warnings.addAll(MetadataValidation.warnings(meta, type));
         warnings.addAll(strategy.warnings(obj));
-        FieldManager fields = fieldManagers.get(type);
-        ArrayNode managed = applied != null
-                ? fields.apply(null, (ObjectNode) withoutNulls(applied), options.fieldManager(), true, now()).managedFields()
-                : fields.update(null, obj, options.fieldManager(), false, now());
         if (!managed.isEmpty()) {
             meta.set("managedFields", managed);
         }

@@ -89,7 +89,7 @@ class RbacAndServiceAccountHttpIT {
         assertThat(status.at("/details/kind").asString()).isEqualTo("pods");
         assertThat(send(get("/api/v1/namespaces/default/pods/needs-sa"), null, null).getResponse().getStatus())
                 .isEqualTo(404);
-        // the deprecated field names it too; "default" is taken to exist as in every namespace of a cluster
+        // the deprecated field names it too; "default" exists in every namespace (the ServiceAccount controller)
         assertThat(send(post("/api/v1/namespaces/default/pods"), "application/json", pod.formatted("")
                 .replace("\"serviceAccountName\":\"\"", "\"serviceAccount\":\"pod-runner\"")).getResponse()
                 .getStatus()).isEqualTo(403);

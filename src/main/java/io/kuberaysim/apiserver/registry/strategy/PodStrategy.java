@@ -24,13 +24,13 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * core/v1 Pod: Pending on create, the not-ready/unreachable tolerations of DefaultTolerationSeconds, graceful
+ * core/v1 Pod: Pending on create, the not-ready/unreachable tolerations of DefaultTolerationSeconds, the
+ * ServiceAccount admission (account and token volume, {@link ServiceAccountAdmission}), graceful
  * deletion for scheduled running Pods (the simulated kubelet ends them), a spec that is immutable but for images and
  * the scheduler's binding, and pod field selectors.
  */
 public final class PodStrategy implements ResourceStrategy {
     private static final Map<String, Function<JsonNode, String>> FIELDS;
-    private static final String DEFAULT_SERVICE_ACCOUNT = "default";
 
     static {
         Map<String, Function<JsonNode, String>> m = new LinkedHashMap<>();
@@ -44,6 +44,12 @@ public final class PodStrategy implements ResourceStrategy {
         // old v1 clients' name for spec.nodeName
         m.put("spec.host", m.get("spec.nodeName"));
         FIELDS = SelectableFields.with(SelectableFields.nameAndNamespace(), m);
+    }
+
+    private final ServiceAccountAdmission serviceAccounts;
+
+    public PodStrategy(ServiceAccountAdmission serviceAccounts) {
+        this.serviceAccounts = serviceAccounts;
     }
 
     private static String orEmpty(String s) {
@@ -74,25 +80,10 @@ public final class PodStrategy implements ResourceStrategy {
         status.put("qosClass", qosClass(object.get("spec")));
     }
 
-    /**
-     * The ServiceAccount admission plugin's check: the ServiceAccount a Pod names must exist, or the create is a 403.
-     * {@code default} is taken to exist, as the ServiceAccount controller keeps it in every namespace of a cluster
-     * (this server does not store it: see README).
-     */
+    /** The ServiceAccount admission plugin. */
     @Override
     public void admitCreate(ObjectNode object, String namespace, ObjectStore stored) {
-        JsonNode spec = object.path("spec");
-        String account = Json.text(spec, "serviceAccountName");
-        if (account == null || account.isEmpty()) {
-            account = Json.text(spec, "serviceAccount"); // the deprecated name, copied over when the new one is empty
-        }
-        if (account == null || account.isEmpty() || DEFAULT_SERVICE_ACCOUNT.equals(account)
-                || stored.get(ResourceTypes.SERVICEACCOUNTS, namespace, account) != null) {
-            return;
-        }
-        throw ApiException.forbidden(ResourceTypes.PODS, Json.text(object, "metadata", "name"),
-                "error looking up service account " + namespace + "/" + account + ": serviceaccount \"" + account
-                        + "\" not found");
+        serviceAccounts.admit(object, namespace, stored);
     }
 
     /** Guaranteed when every container's requests equal its limits, BestEffort with none, else Burstable. */

@@ -29,6 +29,8 @@ class SharedInformerTest {
         clock = new VirtualClock();
         registry = TestWiring.registry(new InMemoryObjectStore(history), clock);
         client = new KubeClient(registry);
+        // the account the ServiceAccount controller keeps (not running here), which Pods run as
+        client.create(ResourceTypes.SERVICEACCOUNTS, "default", TestCluster.yaml("metadata: {name: default}"));
     }
 
     @AfterEach
