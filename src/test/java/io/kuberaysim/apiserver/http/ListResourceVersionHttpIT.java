@@ -2,6 +2,7 @@ package io.kuberaysim.apiserver.http;
 
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
+import io.kuberaysim.apiserver.gc.RootCaCertPublisher;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.PatchType;
@@ -53,6 +54,8 @@ import static org.awaitility.Awaitility.await;
         properties = {"kuberay-sim.controllers=false", "kuberay-sim.clock=virtual", "kuberay-sim.watch-history=300"})
 class ListResourceVersionHttpIT {
     static final String CM = "/api/v1/namespaces/default/configmaps";
+    /** The ConfigMap every namespace holds (the root CA publisher's), listed with the tests' own. */
+    static final String CA = RootCaCertPublisher.CONFIG_MAP;
 
     @LocalServerPort
     int port;
@@ -66,6 +69,9 @@ class ListResourceVersionHttpIT {
     @AfterEach
     void clean() {
         for (StoredObject o : registry.store().list(ResourceTypes.CONFIGMAPS, null).items()) {
+            if (o.name().equals(CA)) {
+                continue; // kept where it is: deleted, it would be made again while the next test lists
+            }
             registry.delete(ResourceTypes.CONFIGMAPS, o.namespace(), o.name(), DeleteOptions.DEFAULT);
         }
     }
@@ -107,6 +113,11 @@ class ListResourceVersionHttpIT {
         return registry.delete(ResourceTypes.CONFIGMAPS, "default", name, DeleteOptions.DEFAULT).object();
     }
 
+    /** The resourceVersion of the namespace's {@link #CA}. */
+    String caVersion() {
+        return Long.toString(registry.store().get(ResourceTypes.CONFIGMAPS, "default", CA).resourceVersion());
+    }
+
     long revision() {
         return registry.store().revision();
     }
@@ -131,6 +142,7 @@ class ListResourceVersionHttpIT {
             + "together exactly the objects as they were then")
     void pagesOfOneListAreOneSnapshot() throws Exception {
         Map<String, String> state = new HashMap<>();
+        state.put(CA, caVersion());
         for (int i = 0; i < 100; i++) {
             StoredObject o = create(String.format("cm-%03d", i), "0");
             state.put(o.name(), Long.toString(o.resourceVersion()));
@@ -212,7 +224,7 @@ class ListResourceVersionHttpIT {
         assertThat(inconsistent).isNotEmpty();
 
         JsonNode rest = send(CM + "?limit=10&continue=" + enc(inconsistent)).body();
-        assertThat(items(rest).keySet()).containsExactly("cm-2", "cm-3", "cm-4", "cm-5");
+        assertThat(items(rest).keySet()).containsExactly("cm-2", "cm-3", "cm-4", "cm-5", CA);
         assertThat(rest.path("metadata").path("resourceVersion").asString()).isEqualTo(Long.toString(revision()));
     }
 
@@ -229,12 +241,12 @@ class ListResourceVersionHttpIT {
             Answer r = send(CM + q);
             assertThat(r.status()).as(q).isEqualTo(200);
             assertThat(r.body().path("metadata").path("resourceVersion").asString()).isEqualTo(Long.toString(at));
-            assertThat(items(r.body())).isEqualTo(Map.of("a", Long.toString(a.resourceVersion())));
+            assertThat(items(r.body())).isEqualTo(Map.of("a", Long.toString(a.resourceVersion()), CA, caVersion()));
         }
         Answer notOlder = send(CM + "?resourceVersion=" + at + "&resourceVersionMatch=NotOlderThan");
         assertThat(notOlder.body().path("metadata").path("resourceVersion").asString())
                 .isEqualTo(Long.toString(revision()));
-        assertThat(items(notOlder.body())).containsOnlyKeys("a", "b");
+        assertThat(items(notOlder.body())).containsOnlyKeys("a", "b", CA);
 
         for (int i = 0; i < 301; i++) {
             modify("b", "v" + i);
@@ -258,11 +270,11 @@ class ListResourceVersionHttpIT {
             create("cm-" + i, "0");
         }
         JsonNode all = send(CM + "?resourceVersion=0&limit=2").body();
-        assertThat(all.path("items").size()).isEqualTo(5);
+        assertThat(all.path("items").size()).isEqualTo(6); // and the namespace's CA
         assertThat(all.path("metadata").has("continue")).isFalse();
         JsonNode paged = send(CM + "?limit=2").body();
         assertThat(paged.path("items").size()).isEqualTo(2);
-        assertThat(paged.path("metadata").path("remainingItemCount").asLong()).isEqualTo(3);
+        assertThat(paged.path("metadata").path("remainingItemCount").asLong()).isEqualTo(4);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -372,7 +384,7 @@ class ListResourceVersionHttpIT {
         HttpResponse<String> r = pending.get(10, TimeUnit.SECONDS);
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode list = Json.MAPPER.readTree(r.body());
-        assertThat(items(list)).containsOnlyKeys("a", "b", "c");
+        assertThat(items(list)).containsOnlyKeys("a", "b", "c", CA);
         assertThat(list.path("metadata").path("resourceVersion").asLong()).isGreaterThanOrEqualTo(ahead);
     }
 
