@@ -34,6 +34,12 @@ public final class InMemoryObjectStore implements ObjectStore {
      * the uid (all of them but a replicated re-create) leaves this map alone.
      */
     private final Map<String, StoredObject.LabelSlot> byUid = new ConcurrentHashMap<>();
+    /**
+     * type → store key → the key's slot, for reads of one key (a GET, an update's read, a create's check that the
+     * key is free): a hash lookup instead of a walk down the type's skip list, ~30 comparisons of long keys with a
+     * common prefix at 10,000 objects (a third of an HTTP GET's server time). Changes on creates and deletes only.
+     */
+    private final Map<ResourceType, ConcurrentHashMap<String, StoredObject.LabelSlot>> byKey = new ConcurrentHashMap<>();
     private final ReentrantLock writeLock = new ReentrantLock();
     /** type → "key\0value" → objects carrying that label, by store key; guarded by {@link #writeLock}. */
     private final Map<ResourceType, Map<String, TreeMap<String, StoredObject.LabelSlot>>> labelIndex = new HashMap<>();
@@ -65,9 +71,19 @@ public final class InMemoryObjectStore implements ObjectStore {
         return revision;
     }
 
+    private ConcurrentHashMap<String, StoredObject.LabelSlot> slots(ResourceType type) {
+        ConcurrentHashMap<String, StoredObject.LabelSlot> s = byKey.get(type);
+        return s != null ? s : byKey.computeIfAbsent(type, t -> new ConcurrentHashMap<>());
+    }
+
+    private static StoredObject current(ConcurrentHashMap<String, StoredObject.LabelSlot> slots, String k) {
+        StoredObject.LabelSlot slot = slots.get(k);
+        return slot == null ? null : slot.object;
+    }
+
     @Override
     public StoredObject get(ResourceType type, String namespace, String name) {
-        return table(type).get(key(namespace, name));
+        return current(slots(type), key(namespace, name));
     }
 
     @Override
@@ -245,7 +261,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         ObjectNode frozen = FrozenTrees.freezeObject(object, recent.likest(object));
         writeLock.lock();
         try {
-            if (t.containsKey(k)) {
+            if (slots(type).containsKey(k)) {
                 throw new KeyExistsException();
             }
             recent.add(frozen);
@@ -258,9 +274,10 @@ public final class InMemoryObjectStore implements ObjectStore {
     @Override
     public StoredObject guaranteedUpdate(ResourceType type, String namespace, String name, UpdateFunction update) {
         ConcurrentSkipListMap<String, StoredObject> t = table(type);
+        ConcurrentHashMap<String, StoredObject.LabelSlot> slots = slots(type);
         String k = key(namespace, name);
         while (true) {
-            StoredObject current = t.get(k);
+            StoredObject current = current(slots, k);
             if (current == null) {
                 throw new KeyNotFoundException();
             }
@@ -270,7 +287,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             ObjectNode frozen = next == null || unchanged ? null : FrozenTrees.freezeObject(next, current.object());
             writeLock.lock();
             try {
-                if (t.get(k) != current) {
+                if (current(slots, k) != current) {
                     continue; // someone wrote in between: recompute from the new state
                 }
                 if (result.delete()) {
@@ -300,6 +317,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         StoredObject stored = stamp(type, frozen, rv);
         t.put(k, stored);
         indexLabels(type, k, previous, stored);
+        indexKey(type, k, previous, stored);
         indexUid(previous, stored);
         revision = rv;
         publish(new WatchEvent(previous == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED, stored, previous));
@@ -344,6 +362,7 @@ public final class InMemoryObjectStore implements ObjectStore {
                                   StoredObject current, long rv) {
         t.remove(k);
         indexLabels(type, k, current, null);
+        slots(type).remove(k, current.labelSlot);
         if (current.uid() != null) {
             byUid.remove(current.uid(), current.labelSlot);
         }
@@ -369,6 +388,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             StoredObject stored = stamp(type, frozen, rv);
             StoredObject previous = t.put(k, stored);
             indexLabels(type, k, previous, stored);
+            indexKey(type, k, previous, stored);
             indexUid(previous, stored);
         } finally {
             writeLock.unlock();
@@ -433,6 +453,13 @@ public final class InMemoryObjectStore implements ObjectStore {
      */
     private static StoredObject stamp(ResourceType type, ObjectNode frozen, long rv) {
         return new StoredObject(type, FrozenTrees.withResourceVersion(frozen, Long.toString(rv)), rv);
+    }
+
+    /** After {@link #indexLabels}, which gave {@code stored} its key's slot: kept by an update of the key. */
+    private void indexKey(ResourceType type, String k, StoredObject previous, StoredObject stored) {
+        if (previous == null || previous.labelSlot != stored.labelSlot) {
+            slots(type).put(k, stored.labelSlot);
+        }
     }
 
     /** After {@link #indexLabels}, which gave {@code stored} its key's slot. */

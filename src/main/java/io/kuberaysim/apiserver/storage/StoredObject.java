@@ -213,7 +213,7 @@ public final class StoredObject {
      * write that does not change them only changes what it holds.
      */
     static final class LabelSlot {
-        /** Written under the store's write lock, read without it (uid lookups). */
+        /** Written under the store's write lock, read without it (lookups by key and by uid). */
         volatile StoredObject object;
     }
 }

@@ -141,6 +141,30 @@ abstract class ObjectStoreContractTest {
     }
 
     @Test
+    @DisplayName("a get by key reads the key's newest version, nothing once deleted, and the new object once re-created")
+    void getReadsTheNewestVersionOfAKey() {
+        StoredObject created = store.create(PODS, pod("default", "a"));
+        store.create(ResourceTypes.SERVICES, pod("default", "a"));
+        assertThat(store.get(PODS, "default", "a")).isSameAs(created);
+        StoredObject updated = store.guaranteedUpdate(PODS, "default", "a", c -> {
+            ObjectNode n = c.copy();
+            ((ObjectNode) n.get("metadata")).putObject("labels").put("v", "2");
+            return ObjectStore.UpdateResult.replace(n);
+        });
+        assertThat(store.get(PODS, "default", "a")).isSameAs(updated);
+        assertThat(store.get(PODS, "other", "a")).isNull();
+        store.delete(PODS, "default", "a", null);
+        assertThat(store.get(PODS, "default", "a")).isNull();
+        assertThatThrownBy(() -> store.guaranteedUpdate(PODS, "default", "a",
+                c -> ObjectStore.UpdateResult.replace(c.copy()))).isInstanceOf(ObjectStore.KeyNotFoundException.class);
+        assertThat(store.get(ResourceTypes.SERVICES, "default", "a")).isNotNull();
+        StoredObject recreated = store.create(PODS, pod("default", "a"));
+        assertThat(store.get(PODS, "default", "a")).isSameAs(recreated);
+        assertThatThrownBy(() -> store.create(PODS, pod("default", "a")))
+                .isInstanceOf(ObjectStore.KeyExistsException.class);
+    }
+
+    @Test
     void listIsSortedAndScopedToANamespace() {
         store.create(PODS, pod("b", "z"));
         store.create(PODS, pod("a", "y"));
