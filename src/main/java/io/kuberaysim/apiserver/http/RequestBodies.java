@@ -15,6 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 
 /** Decodes request bodies: JSON or YAML objects, patches by their content type, with kube-apiserver's limits. */
 public final class RequestBodies {
@@ -157,7 +158,9 @@ public final class RequestBodies {
         if (contentType == null) {
             return "";
         }
-        return contentType.split(";", 2)[0].trim().toLowerCase();
+        int semicolon = contentType.indexOf(';');
+        // no split and no copies for the usual bare type (trim and toLowerCase return the string itself then)
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
     }
 
     public static List<String> objectTypes() {

@@ -94,7 +94,10 @@ record ResourcePath(ResourceType type, String namespace, String name, String sub
                 if (n == seg.length) {
                     seg = java.util.Arrays.copyOf(seg, n * 2);
                 }
-                seg[n++] = URLDecoder.decode(uri.substring(start, end), StandardCharsets.UTF_8);
+                String raw = uri.substring(start, end);
+                // URLDecoder builds a new string even when there is nothing to decode (the usual segment)
+                seg[n++] = raw.indexOf('%') < 0 && raw.indexOf('+') < 0 ? raw
+                        : URLDecoder.decode(raw, StandardCharsets.UTF_8);
             }
             start = end + 1;
         }
