@@ -58,7 +58,9 @@ final class StoredJson {
                 if (parts[i] != null) {
                     g.writeRawValue(parts[i]);
                 } else {
-                    Json.MAPPER.writeTree(g, e.getValue());
+                    // through the generator's own serialization context: the mapper's writeTree made a new one and
+                    // flushed for each part
+                    g.writeTree(e.getValue());
                 }
                 i++;
             }
