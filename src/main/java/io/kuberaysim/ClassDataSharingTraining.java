@@ -1,18 +1,24 @@
 package io.kuberaysim;
 
-import org.springframework.boot.Banner;
+import io.kuberaysim.demo.DemoCommand;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.io.ClassPathResource;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Enumeration;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -24,6 +30,13 @@ import java.util.concurrent.locks.LockSupport;
  * after it (Tomcat's connector and request path, the operator and the simulated cluster installed once ready, the
  * first request's dispatch): ~780 classes read from the jars and verified at every start (BENCHMARKS.md, start). A
  * failed request is reported and skipped; a server that does not start fails the build.
+ * <p>
+ * Before that it runs the {@code demo} command in process (README's other jar command; without it ~480 classes of
+ * the scenario runner, YAML and JSON path were read from the jars at every demo), and the server starts as a user's
+ * does (banner, startup and request logging; this run's standard output is dropped). The JDK archives a lambda's
+ * class only when the nest host of the class that made it was linked by then: Spring's generated
+ * {@code __BeanDefinitions} classes are linked first, or the ~60 lambdas their nested classes make at every start
+ * would be generated again each time.
  */
 public final class ClassDataSharingTraining {
     private static final Duration READY_WITHIN = Duration.ofSeconds(120);
@@ -34,19 +47,53 @@ public final class ClassDataSharingTraining {
     }
 
     public static void main(String[] args) throws Exception {
-        // as KuberaySimApplication.main starts the server from the jar; the generated definitions are looked up by
-        // the main class's name
-        KuberaySimApplication.useAheadOfTimeDefinitionsWhenPackaged();
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(KuberaySimApplication.class)
-                .main(KuberaySimApplication.class).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
-                .run("--server.port=0", "--logging.level.root=ERROR");
+        linkGeneratedBeanDefinitions();
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        PrintStream dropped = new PrintStream(OutputStream.nullOutputStream());
+        System.setOut(dropped);
         try {
-            String port = context.getEnvironment().getProperty("local.server.port");
-            train(HttpClient.newHttpClient(), "http://127.0.0.1:" + port);
+            System.setErr(dropped); // the demo's own timing line
+            DemoCommand.run(dropped);
+            System.setErr(err);
+            // as KuberaySimApplication.main starts the server from the jar; the generated definitions are looked up
+            // by the main class's name
+            KuberaySimApplication.useAheadOfTimeDefinitionsWhenPackaged();
+            ConfigurableApplicationContext context = new SpringApplicationBuilder(KuberaySimApplication.class)
+                    .main(KuberaySimApplication.class).run("--server.port=0");
+            try {
+                String port = context.getEnvironment().getProperty("local.server.port");
+                train(HttpClient.newHttpClient(), "http://127.0.0.1:" + port);
+            } finally {
+                context.close();
+            }
         } finally {
-            context.close();
+            System.setOut(out);
+            System.setErr(err);
         }
         System.exit(0);
+    }
+
+    /**
+     * Links every {@code __BeanDefinitions} class of the application's jar (Spring's generated code, no static
+     * state), so that the lambdas their nested classes make during the start below are archived.
+     */
+    private static void linkGeneratedBeanDefinitions() throws IOException, ClassNotFoundException {
+        ClassLoader loader = ClassDataSharingTraining.class.getClassLoader();
+        File jar = new File(URI.create(ClassDataSharingTraining.class.getProtectionDomain().getCodeSource()
+                .getLocation().toString()));
+        if (!jar.isFile()) {
+            return; // run from a class directory: nothing is archived
+        }
+        try (JarFile file = new JarFile(jar)) {
+            for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements();) {
+                String name = entries.nextElement().getName();
+                if (name.endsWith("__BeanDefinitions.class")) {
+                    Class.forName(name.substring(0, name.length() - ".class".length()).replace('/', '.'), true,
+                            loader);
+                }
+            }
+        }
     }
 
     private static void train(HttpClient http, String base) throws IOException, InterruptedException {
