@@ -17,9 +17,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Enumeration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The build's training run for the class data sharing archive (pom.xml, {@code package}; README "Run"): starts the
@@ -31,11 +31,11 @@ import java.util.concurrent.locks.LockSupport;
  * first request's dispatch): ~780 classes read from the jars and verified at every start (BENCHMARKS.md, start). A
  * failed request is reported and skipped; a server that does not start fails the build.
  * <p>
- * Before that it runs the {@code demo} command in process (README's other jar command; without it ~480 classes of
+ * Before that it runs the {@code demo} command in process (README's other jar command; without it ~445 classes of
  * the scenario runner, YAML and JSON path were read from the jars at every demo), and the server starts as a user's
  * does (banner, startup and request logging; this run's standard output is dropped). The JDK archives a lambda's
  * class only when the nest host of the class that made it was linked by then: Spring's generated
- * {@code __BeanDefinitions} classes are linked first, or the ~60 lambdas their nested classes make at every start
+ * {@code __BeanDefinitions} classes are linked first, or the ~75 lambdas their nested classes make at every start
  * would be generated again each time.
  */
 public final class ClassDataSharingTraining {
