@@ -55,17 +55,22 @@ final class Scheduler {
     private final Map<String, Placement> placements = new HashMap<>(); // pod key → where it counts
     private final Map<String, Resources> used = new HashMap<>();      // node → sum of placements
     private final TreeSet<String> waiting = new TreeSet<>();           // unschedulable pod keys
-    private final Map<String, Allocatable> allocatable = new HashMap<>(); // node name → parsed allocatable
     private final Map<String, NodeState> nodeStates = new HashMap<>(); // node name → flags and fits, see NodeState
+    /**
+     * The node informer's list and each position's state, kept until a Node is added, changed or deleted: every Pod
+     * walks a hundred nodes or more, and listing them and finding each one's state by name cost more than the filters.
+     */
+    private StoredObject[] nodeList;
+    private NodeState[] nodeListStates;
     private final Map<Resources, Resources> canonicalRequests = new HashMap<>(); // see canonical
     private int nextStartNodeIndex;
     private Controller controller;
 
     /**
-     * A node's parsed {@code status.allocatable}, valid while the informer holds the same node object; null amounts
-     * with the reason when it cannot be read (such a node takes no Pods, and does not stop the others being used).
+     * A node version's parsed {@code status.allocatable}; null amounts when it cannot be read (such a node takes no
+     * Pods, and does not stop the others being used).
      */
-    private record Allocatable(StoredObject node, Resources amounts, String error) {
+    private record Allocatable(Resources amounts) {
     }
 
     private record Placement(String node, Resources requests) {
@@ -85,6 +90,10 @@ final class Scheduler {
         final StoredObject node;
         final boolean unschedulable;
         final boolean ready;
+        /** The NoSchedule and NoExecute taints, the only ones the filter reads (most nodes have none). */
+        final List<JsonNode> blockingTaints;
+        /** Read on first need, as the filter reaches it (an unreadable one is reported once per node version). */
+        Allocatable allocatable;
         /** Requests (canonical instances, compared by identity) and their fits, replaced in turn when full. */
         private final Resources[] tried = new Resources[MAX_FITS];
         private final Fit[] fits = new Fit[MAX_FITS];
@@ -94,6 +103,14 @@ final class Scheduler {
             this.node = node;
             this.unschedulable = node.object().path("spec").path("unschedulable").asBoolean(false);
             this.ready = nodeReady(node);
+            List<JsonNode> taints = new ArrayList<>();
+            for (JsonNode taint : node.object().path("spec").path("taints")) {
+                String effect = Json.text(taint, "effect");
+                if (Tolerations.NO_SCHEDULE.equals(effect) || Tolerations.NO_EXECUTE.equals(effect)) {
+                    taints.add(taint);
+                }
+            }
+            this.blockingTaints = taints.isEmpty() ? List.of() : taints;
         }
 
         Fit fit(Resources requests) {
@@ -147,14 +164,21 @@ final class Scheduler {
         nodes.addHandler(new InformerHandler() {
             @Override
             public void onAdd(StoredObject node) {
+                nodesChanged();
                 retryWaiting();
             }
 
             @Override
             public void onUpdate(StoredObject oldNode, StoredObject newNode) {
+                nodesChanged();
                 if (mayFitMore(oldNode, newNode)) {
                     retryWaiting();
                 }
+            }
+
+            @Override
+            public void onDelete(StoredObject node) {
+                nodesChanged();
             }
         });
     }
@@ -254,6 +278,11 @@ final class Scheduler {
         }
     }
 
+    private synchronized void nodesChanged() {
+        nodeList = null;
+        nodeListStates = null;
+    }
+
     private void retryWaiting() {
         if (controller != null) {
             waitingRequests().forEach(controller::enqueue);
@@ -282,16 +311,25 @@ final class Scheduler {
         String best = null;
         BigDecimal bestScore = null;
         Map<String, Integer> reasons = new TreeMap<>();
-        List<StoredObject> candidates = nodes.list(null, null);
-        int total = candidates.size();
+        if (nodeList == null) {
+            nodeList = nodes.list(null, null).toArray(new StoredObject[0]);
+            nodeListStates = new NodeState[nodeList.length];
+        }
+        int total = nodeList.length;
         int wanted = feasibleNodesToFind(total);
         int feasible = 0;
         int start = total == 0 ? 0 : nextStartNodeIndex % total;
         int examined = 0;
         int resolvable = 0;
         for (; examined < total && feasible < wanted; examined++) {
-            StoredObject node = candidates.get((start + examined) % total);
-            List<String> why = filter(node, selector, tolerations, requests);
+            int at = (start + examined) % total;
+            StoredObject node = nodeList[at];
+            NodeState state = nodeListStates[at];
+            if (state == null || state.node != node) {
+                state = nodeState(node);
+                nodeListStates[at] = state;
+            }
+            List<String> why = filter(state, selector, tolerations, requests);
             if (!why.isEmpty()) {
                 why.forEach(r -> reasons.merge(r, 1, Integer::sum));
                 if (why.stream().allMatch(Scheduler::preemptionMayHelp)) {
@@ -300,7 +338,7 @@ final class Scheduler {
                 continue;
             }
             feasible++;
-            BigDecimal score = fit(nodeState(node), requests, allocatable(node)).score();
+            BigDecimal score = fit(state, requests, state.allocatable.amounts()).score();
             if (bestScore == null || score.compareTo(bestScore) < 0
                     || score.compareTo(bestScore) == 0 && node.name().compareTo(best) < 0) {
                 best = node.name();
@@ -382,15 +420,13 @@ final class Scheduler {
     }
 
     /** Why the pod cannot go to the node (the first failing filter's reasons, as the framework reports). */
-    private List<String> filter(StoredObject node, JsonNode selector, JsonNode tolerations, Resources requests) {
-        NodeState state = nodeState(node);
+    private List<String> filter(NodeState state, JsonNode selector, JsonNode tolerations, Resources requests) {
+        StoredObject node = state.node;
         if (state.unschedulable) {
             return List.of("node(s) were unschedulable");
         }
-        for (JsonNode taint : node.object().path("spec").path("taints")) {
-            String effect = Json.text(taint, "effect");
-            if ((Tolerations.NO_SCHEDULE.equals(effect) || Tolerations.NO_EXECUTE.equals(effect))
-                    && !Tolerations.tolerated(tolerations, taint)) {
+        for (JsonNode taint : state.blockingTaints) {
+            if (!Tolerations.tolerated(tolerations, taint)) {
                 String value = Json.text(taint, "value");
                 return List.of("node(s) had untolerated taint {" + Json.text(taint, "key") + ": "
                         + (value == null ? "" : value) + "}");
@@ -407,7 +443,7 @@ final class Scheduler {
                 }
             }
         }
-        Resources allocatable = allocatable(node);
+        Resources allocatable = allocatable(state);
         if (allocatable == null) {
             return List.of("node(s) had invalid allocatable resources");
         }
@@ -478,19 +514,18 @@ final class Scheduler {
         return Math.max(MIN_FEASIBLE_NODES_TO_FIND, nodes * percentage / 100);
     }
 
-    private Resources allocatable(StoredObject node) {
-        Allocatable a = allocatable.get(node.name());
-        if (a == null || a.node() != node) {
+    private Resources allocatable(NodeState state) {
+        if (state.allocatable == null) {
+            StoredObject node = state.node;
             try {
-                a = new Allocatable(node, Resources.of(Json.at(node.object(), "status", "allocatable")), null);
+                state.allocatable = new Allocatable(Resources.of(Json.at(node.object(), "status", "allocatable")));
             } catch (IllegalArgumentException e) {
-                a = new Allocatable(node, null, e.getMessage());
+                state.allocatable = new Allocatable(null);
                 events.event(node, EventRecorder.WARNING, "InvalidAllocatable", "Scheduling",
                         "status.allocatable cannot be read, no Pods are scheduled here: " + e.getMessage());
             }
-            allocatable.put(node.name(), a);
         }
-        return a.amounts();
+        return state.allocatable.amounts();
     }
 
     /** Mean fraction of cpu and memory allocated after placing the pod: lower is better (least allocated). */

@@ -43,7 +43,7 @@ public final class FrozenTrees {
 
     private static ObjectNode canonicalEmptyObject() {
         FrozenObject f = new FrozenObject(new ArrayMap(new Object[0]));
-        return (ObjectNode) CANONICAL.intern(f, f.hashCode());
+        return (ObjectNode) CANONICAL.intern(f, f.tableHash());
     }
 
     /**
@@ -95,7 +95,7 @@ public final class FrozenTrees {
                 return like;
             }
             FrozenObject f = new FrozenObject(new ArrayMap(kv));
-            return CANONICAL.intern(f, f.hashCode());
+            return CANONICAL.intern(f, f.tableHash());
         }
         if (node instanceof ArrayNode a) {
             FrozenArray likeArray = like instanceof FrozenArray f ? f : null;
@@ -119,13 +119,13 @@ public final class FrozenTrees {
                 return like;
             }
             FrozenArray f = new FrozenArray(List.of(items));
-            return CANONICAL.intern(f, f.hashCode());
+            return CANONICAL.intern(f, f.tableHash());
         }
         if (node instanceof StringNode s) {
             if (like instanceof StringNode l && l.stringValue().equals(s.stringValue())) {
                 return like;
             }
-            return CANONICAL.intern(s, s.hashCode());
+            return CANONICAL.intern(s, stringHash(s.stringValue()));
         }
         return node;
     }
@@ -231,6 +231,52 @@ public final class FrozenTrees {
         return false;
     }
 
+    /**
+     * A node's hash for the sharing table: the same for nodes that are {@link #sameContent the same}, and mixed at
+     * every level. {@code hashCode} cannot serve: a Map's is the sum of its fields' and a List's a polynomial of
+     * its items', both linear, so stored parts that differ only in a cluster's name or a Pod's IP inside a few
+     * fields summed to one value by the hundred thousand, and the table's chains, walked on every lookup, grew with
+     * the number of clusters.
+     */
+    static int tableHash(JsonNode node) {
+        if (node instanceof FrozenObject f) {
+            return f.tableHash();
+        }
+        if (node instanceof FrozenArray a) {
+            return a.tableHash();
+        }
+        if (node instanceof StringNode text) {
+            return stringHash(text.stringValue());
+        }
+        return fold(node.hashCode());
+    }
+
+    /**
+     * FNV-1a over the chars, folded: {@code String.hashCode} is linear too, and a string holding a name twice (KubeRay's
+     * wait-gcs-ready script holds the head's address twice) multiplies the name's hash by an even number, so such
+     * strings of different clusters shared a handful of hashes.
+     */
+    private static int stringHash(String text) {
+        long h = 0xCBF29CE484222325L ^ text.length();
+        for (int i = 0, n = text.length(); i < n; i++) {
+            h = (h ^ text.charAt(i)) * 0x100000001B3L;
+        }
+        return fold(h);
+    }
+
+    /** One step of a multiply-xorshift mixer over 64 bits (splitmix64's constants). */
+    private static long step(long h, int value) {
+        h = (h ^ value) * 0xBF58476D1CE4E5B9L;
+        return h ^ (h >>> 31);
+    }
+
+    private static int fold(long h) {
+        h *= 0x94D049BB133111EBL;
+        h ^= h >>> 32;
+        int folded = (int) h;
+        return folded == 0 ? 1 : folded; // 0 stands for "not computed yet"
+    }
+
     /** Children are canonical, so containers are the same only when identical; scalars when equal and of one type. */
     private static boolean sameChild(JsonNode a, JsonNode b) {
         return a == b || !(a instanceof ContainerNode<?>) && a.getClass() == b.getClass() && a.equals(b);
@@ -239,6 +285,8 @@ public final class FrozenTrees {
     /** A stored object node. */
     private static final class FrozenObject extends ObjectNode {
         private static final long serialVersionUID = 1L;
+        /** {@link FrozenTrees#tableHash}, computed on first need (0 = not yet; the field fills the object's padding). */
+        private transient int tableHash;
 
         FrozenObject(ArrayMap children) {
             super(NODES, children);
@@ -246,6 +294,20 @@ public final class FrozenTrees {
 
         ArrayMap map() {
             return (ArrayMap) _children;
+        }
+
+        int tableHash() {
+            int h = tableHash;
+            if (h == 0) {
+                Object[] kv = map().kv;
+                long acc = 0x6A09E667F3BCC909L + kv.length;
+                for (int i = 0; i < kv.length; i += 2) {
+                    acc = step(step(acc, kv[i].hashCode()), FrozenTrees.tableHash((JsonNode) kv[i + 1]));
+                }
+                h = fold(acc);
+                tableHash = h; // racy but idempotent: every thread computes the same value
+            }
+            return h;
         }
 
         /** The copy without the entry objects the generic copy makes for every field. */
@@ -257,14 +319,27 @@ public final class FrozenTrees {
         }
     }
 
-    /** A stored array node; its hash is computed once. */
+    /** A stored array node. */
     private static final class FrozenArray extends ArrayNode {
         private static final long serialVersionUID = 1L;
-        private final int hash;
+        /** {@link FrozenTrees#tableHash}, computed on first need (0 = not yet). */
+        private transient int tableHash;
 
         FrozenArray(List<JsonNode> children) {
             super(NODES, children);
-            this.hash = children.hashCode();
+        }
+
+        int tableHash() {
+            int h = tableHash;
+            if (h == 0) {
+                long acc = 0xBB67AE8584CAA73BL + size();
+                for (int i = 0, n = size(); i < n; i++) {
+                    acc = step(acc, FrozenTrees.tableHash(get(i)));
+                }
+                h = fold(acc);
+                tableHash = h;
+            }
+            return h;
         }
 
         boolean sameItems(FrozenArray other) {
@@ -280,18 +355,6 @@ public final class FrozenTrees {
             return true;
         }
 
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (o instanceof FrozenArray f && f.hash != hash) {
-                return false;
-            }
-            return super.equals(o);
-        }
     }
 
     /**

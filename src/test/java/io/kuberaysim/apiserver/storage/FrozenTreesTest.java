@@ -187,4 +187,32 @@ class FrozenTreesTest {
         assertThat(fewer.get("spec")).isNotSameAs(like.get("spec"));
         assertThat(fewer.at("/spec/c")).isNotSameAs(like.at("/spec/c")).isEqualTo(Json.MAPPER.readTree("[1]"));
     }
+
+    @Test
+    @DisplayName("the parts of many Pods (IPs, their lists, statuses, init containers naming the cluster) get distinct "
+            + "sharing-table hashes, where hashCode gives one in eight a taken value: the table's chains stay short")
+    void tableHashesSpread() {
+        java.util.Set<Integer> hashCodes = new java.util.HashSet<>();
+        java.util.Set<Integer> tableHashes = new java.util.HashSet<>();
+        int nodes = 0;
+        for (int i = 0; i < 20_000; i++) {
+            String ip = "10.244." + (i / 250) + "." + (i % 250);
+            ObjectNode status = Json.object().put("hostIP", "10.0." + (i % 250) + ".1").put("podIP", ip);
+            status.putArray("podIPs").addObject().put("ip", ip);
+            String service = "rc-" + i + "-head-svc";
+            ObjectNode init = Json.object().put("name", "wait-gcs-ready");
+            init.putArray("args").add("until ray health-check --address " + service + ":6379; do sleep 5; done");
+            init.putArray("env").addObject().put("name", "RAY_IP").put("value", service);
+            JsonNode frozenStatus = FrozenTrees.freeze(status);
+            JsonNode frozenInit = FrozenTrees.freeze(init);
+            for (JsonNode part : new JsonNode[] {frozenStatus, frozenStatus.get("podIPs"),
+                    frozenStatus.at("/podIPs/0"), frozenStatus.get("podIP"), frozenInit, frozenInit.get("env")}) {
+                hashCodes.add(part.hashCode());
+                tableHashes.add(FrozenTrees.tableHash(part));
+                nodes++;
+            }
+        }
+        assertThat(hashCodes).as("the input reproduces hashCode's collisions").hasSizeLessThan(nodes * 15 / 16);
+        assertThat(tableHashes).hasSizeGreaterThan(nodes - 3);
+    }
 }
