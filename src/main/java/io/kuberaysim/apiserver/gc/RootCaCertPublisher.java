@@ -3,7 +3,6 @@ package io.kuberaysim.apiserver.gc;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
-import io.kuberaysim.apiserver.storage.ObjectStore;
 import io.kuberaysim.apiserver.storage.StoredObject;
 import io.kuberaysim.apiserver.storage.WatchEvent;
 import tools.jackson.databind.JsonNode;
@@ -21,7 +20,7 @@ import java.util.concurrent.Executor;
  * ServiceAccount admission projects it into every Pod's {@code kube-api-access-*} volume). It is made when the
  * namespace appears, and made again or put back when it is deleted or changed.
  */
-public final class RootCaCertPublisher implements AutoCloseable {
+public final class RootCaCertPublisher extends PerNamespaceObjectController {
     /** The ConfigMap's name. */
     public static final String CONFIG_MAP = "kube-root-ca.crt";
     /** The key of the PEM bundle in its data. */
@@ -30,12 +29,7 @@ public final class RootCaCertPublisher implements AutoCloseable {
     private static final String DESCRIPTION = "The CA bundle that verifies the API server's certificate, for clients "
             + "in Pods that reach it through kubernetes.default.svc.";
 
-    private final GenericRegistry registry;
-    private final ObjectStore store;
-    private final Executor loop;
     private final String caBundle;
-    private ObjectStore.Subscription namespaces;
-    private ObjectStore.Subscription configMaps;
 
     /** A publisher of {@link #simulatedCa()}. */
     public RootCaCertPublisher(GenericRegistry registry, Executor loop) {
@@ -44,9 +38,7 @@ public final class RootCaCertPublisher implements AutoCloseable {
 
     /** A publisher of {@code caBundle} (PEM). */
     public RootCaCertPublisher(GenericRegistry registry, Executor loop, String caBundle) {
-        this.registry = registry;
-        this.store = registry.store();
-        this.loop = loop;
+        super(registry, loop, ResourceTypes.CONFIGMAPS);
         this.caBundle = caBundle;
     }
 
@@ -65,39 +57,14 @@ public final class RootCaCertPublisher implements AutoCloseable {
         }
     }
 
-    /** Watches namespaces and the published ConfigMaps, then publishes in the namespaces that exist already. */
-    public void start() {
-        namespaces = store.watch(ResourceTypes.NAMESPACES, 0, event -> {
-            if (event.type() != WatchEvent.Type.DELETED) {
-                String ns = event.object().name();
-                loop.execute(() -> sync(ns));
-            }
-        });
-        configMaps = store.watch(ResourceTypes.CONFIGMAPS, 0, event -> {
-            StoredObject o = event.object();
-            if (event.type() != WatchEvent.Type.ADDED && CONFIG_MAP.equals(o.name())) {
-                String ns = o.namespace();
-                loop.execute(() -> sync(ns));
-            }
-        });
-        loop.execute(() -> {
-            for (StoredObject ns : store.list(ResourceTypes.NAMESPACES, null).items()) {
-                sync(ns.name());
-            }
-        });
+    @Override
+    boolean needsSync(WatchEvent event) {
+        return event.type() != WatchEvent.Type.ADDED && CONFIG_MAP.equals(event.object().name());
     }
 
     @Override
-    public void close() {
-        if (namespaces != null) {
-            namespaces.close();
-            configMaps.close();
-        }
-    }
-
-    private void sync(String ns) {
-        StoredObject namespace = store.get(ResourceTypes.NAMESPACES, null, ns);
-        if (namespace == null || namespace.isDeleting()) {
+    void sync(String ns) {
+        if (!namespaceActive(ns)) {
             return;
         }
         StoredObject current = store.get(ResourceTypes.CONFIGMAPS, ns, CONFIG_MAP);
