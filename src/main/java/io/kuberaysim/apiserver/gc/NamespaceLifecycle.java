@@ -13,17 +13,22 @@ import io.kuberaysim.apiserver.storage.WatchEvent;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
  * The namespace controller: a Terminating namespace has its content deleted, then its {@code kubernetes}
- * finalizer removed, which lets the registry remove it.
+ * finalizer removed, which lets the registry remove it. Only changes of a Terminating namespace and of the objects in
+ * one are handed to the loop (every other change would be a task that looks the namespace up and stops).
  */
 public final class NamespaceLifecycle implements AutoCloseable {
     private final GenericRegistry registry;
     private final ObjectStore store;
     private final Executor loop;
     private final List<ResourceType> namespacedTypes;
+    /** The namespaces seen Terminating and not yet removed, kept by the watch listener in revision order. */
+    private final Set<String> terminating = ConcurrentHashMap.newKeySet();
     private ObjectStore.Subscription subscription;
 
     public NamespaceLifecycle(GenericRegistry registry, Executor loop, List<ResourceType> types) {
@@ -34,7 +39,13 @@ public final class NamespaceLifecycle implements AutoCloseable {
     }
 
     public void start() {
-        subscription = store.watch(null, 0, event -> loop.execute(() -> handle(event)));
+        subscription = store.watch(null, 0, this::onEvent);
+        // a store that outlived a server (etcd) may hold one already; watching first, so none is missed
+        for (StoredObject ns : store.list(ResourceTypes.NAMESPACES, null).items()) {
+            if (ns.isDeleting()) {
+                terminating.add(ns.name());
+            }
+        }
     }
 
     @Override
@@ -44,12 +55,29 @@ public final class NamespaceLifecycle implements AutoCloseable {
         }
     }
 
-    private void handle(WatchEvent event) {
+    private void onEvent(WatchEvent event) {
         StoredObject o = event.object();
-        String ns = o.type().equals(ResourceTypes.NAMESPACES) ? o.name() : o.namespace();
-        if (ns == null || ns.isEmpty()) {
-            return;
+        String ns;
+        if (o.type().equals(ResourceTypes.NAMESPACES)) {
+            ns = o.name();
+            if (event.type() == WatchEvent.Type.DELETED) {
+                terminating.remove(ns);
+                return;
+            }
+            if (!o.isDeleting()) {
+                return; // a deletionTimestamp once set stays
+            }
+            terminating.add(ns);
+        } else {
+            ns = o.namespace();
+            if (ns == null || !terminating.contains(ns)) {
+                return;
+            }
         }
+        loop.execute(() -> handle(ns));
+    }
+
+    private void handle(String ns) {
         StoredObject namespace = store.get(ResourceTypes.NAMESPACES, null, ns);
         if (namespace == null || !namespace.isDeleting()) {
             return;
