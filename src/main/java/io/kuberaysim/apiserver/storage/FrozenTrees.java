@@ -24,9 +24,9 @@ import java.util.function.BiConsumer;
  * The stored form of an object's tree: the same Jackson tree, read-only, compact and shared. Objects are backed by
  * one array sized to their content instead of a {@code LinkedHashMap} (an entry, a table slot and a cached entry-set
  * view per field), arrays by immutable lists. Equal parts are one instance across all stored objects
- * (hash-consing): a node is made canonical once its children are, so two nodes are the same when their field names
- * (in order) and their children's identities are; a worker Pod's containers, probes, tolerations and managedFields
- * are then held once for every Pod that has them. Stored trees were never to be changed in place; a change fails at
+ * (hash-consing, best effort: the table is a bounded cache, {@link NodeInterner}): a node is made canonical once its
+ * children are, so two nodes are the same when their field names (in order) and their children's identities are; a
+ * worker Pod's containers, probes, tolerations and managedFields are then held once for every Pod that has them. Stored trees were never to be changed in place; a change fails at
  * once ({@link UnsupportedOperationException}) instead of silently altering what readers share.
  * {@link JsonNode#deepCopy()} still gives an ordinary, changeable tree.
  */
