@@ -6,12 +6,17 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.MicroTimeSerDes;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.AnnotationIntrospector;
+import tools.jackson.databind.BeanDescription;
 import tools.jackson.databind.BeanProperty;
+import tools.jackson.databind.DeserializationConfig;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.deser.SettableBeanProperty;
+import tools.jackson.databind.deser.ValueDeserializerModifier;
 import tools.jackson.databind.deser.ValueInstantiator;
 import tools.jackson.databind.deser.bean.BeanDeserializer;
 import tools.jackson.databind.deser.jdk.CollectionDeserializer;
@@ -21,12 +26,19 @@ import tools.jackson.databind.deser.jdk.StringCollectionDeserializer;
 import tools.jackson.databind.deser.jdk.StringDeserializer;
 import tools.jackson.databind.deser.jdk.UntypedObjectDeserializer;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 import java.lang.reflect.Method;
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -36,10 +48,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * only "certainly decodes" or "may not": anything it does not know exactly (an unusual deserializer, a number where
  * a quantity goes, a property name it cannot place) is "may not", and the caller then decodes with Jackson, whose
  * failure (and message) stays the authority. Shapes are derived lazily and kept per deserializer instance.
+ * <p>
+ * Read from a mapper with {@link #unresolvedBeans()}, a shape costs only the types a tree reaches: Jackson resolves a
+ * bean deserializer's whole graph at once (every volume source, probe and affinity term of a Pod, about a second
+ * cold), so that mapper leaves bean deserializers unresolved and each property's deserializer is found, as Jackson's
+ * resolution finds it, when a tree first reaches the property.
  */
 abstract sealed class DecodableShape {
     private static final Map<Key, DecodableShape> SHAPES = new ConcurrentHashMap<>();
-    private static final Map<Class<?>, DecodableShape> ROOTS = new ConcurrentHashMap<>();
+    private static final Map<Root, DecodableShape> ROOTS = new ConcurrentHashMap<>();
 
     /**
      * The shape of a child (property, element, value), looked up once on first use and then kept: the shape table's
@@ -49,22 +66,86 @@ abstract sealed class DecodableShape {
         private final JsonMapper mapper;
         private final JavaType type;
         private final ValueDeserializer<?> deser;
+        private final SettableBeanProperty unresolved; // a property whose deserializer is found on first use
         private volatile DecodableShape shape; // idempotent: a race derives the same shape twice
 
         Child(JsonMapper mapper, JavaType type, ValueDeserializer<?> deser) {
             this.mapper = mapper;
             this.type = type;
             this.deser = deser;
+            this.unresolved = null;
+        }
+
+        Child(JsonMapper mapper, SettableBeanProperty unresolved) {
+            this.mapper = mapper;
+            this.type = unresolved.getType();
+            this.deser = null;
+            this.unresolved = unresolved;
         }
 
         DecodableShape get() {
             DecodableShape s = shape;
             if (s == null) {
-                s = shape(mapper, type, deser);
+                s = shape(mapper, type, unresolved == null ? deser : propertyDeserializer(mapper, unresolved));
                 shape = s;
             }
             return s;
         }
+    }
+
+    /**
+     * A module for the mapper shapes are read from: its bean deserializers are built (properties, creators,
+     * any-setter) but not resolved, so that reading a shape does not build the deserializers of every type the bean
+     * reaches. That mapper is for shapes only; it never decodes.
+     */
+    static SimpleModule unresolvedBeans() {
+        return new SimpleModule("unresolved-beans").setDeserializerModifier(new LeaveBeansUnresolved());
+    }
+
+    private static final class LeaveBeansUnresolved extends ValueDeserializerModifier {
+        @Override
+        public ValueDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription.Supplier beanDesc,
+                                                       ValueDeserializer<?> deserializer) {
+            return deserializer.getClass() == BeanDeserializer.class
+                    ? new UnresolvedBean((BeanDeserializer) deserializer) : deserializer;
+        }
+    }
+
+    /** A bean deserializer as built, before resolution: what its properties are, not yet how they decode. */
+    static final class UnresolvedBean extends BeanDeserializer {
+        UnresolvedBean(BeanDeserializer built) {
+            super(built);
+        }
+
+        @Override
+        public void resolve(DeserializationContext ctxt) {
+            // each property's deserializer is found when a shape first needs it (propertyDeserializer)
+        }
+
+        @Override
+        public ValueDeserializer<?> createContextual(DeserializationContext ctxt, BeanProperty property) {
+            return this;
+        }
+
+        @Override
+        public Object deserialize(JsonParser p, DeserializationContext ctxt) {
+            throw new UnsupportedOperationException("an unresolved bean deserializer only describes a shape");
+        }
+    }
+
+    /**
+     * The deserializer Jackson's resolution of a bean gives {@code p} (its annotated one or its type's,
+     * contextualised for the property); null, so "may not", when a converter is involved.
+     */
+    private static ValueDeserializer<?> propertyDeserializer(JsonMapper mapper, SettableBeanProperty p) {
+        DeserializationContext ctx = mapper._deserializationContext();
+        AnnotationIntrospector intr = ctx.getAnnotationIntrospector();
+        if (intr != null && intr.findDeserializationConverter(ctx.getConfig(), p.getMember()) != null) {
+            return null;
+        }
+        ValueDeserializer<Object> d = p.hasValueDeserializer() ? p.getValueDeserializer()
+                : ctx.findNonContextualValueDeserializer(p.getType());
+        return d == null ? null : ctx.handlePrimaryContextualization(d, p, p.getType());
     }
 
     /** Whether a deserializer class specialises itself per property ({@code createContextual}). */
@@ -79,6 +160,9 @@ abstract sealed class DecodableShape {
 
     /** A deserializer (Jackson keeps one instance per type and property) and the type it is used for. */
     private record Key(ValueDeserializer<?> deser, JavaType type) {
+    }
+
+    private record Root(JsonMapper mapper, Class<?> model) {
     }
 
     /** Whether {@code node} certainly decodes; false when it may not (the caller decodes to find out). */
@@ -97,17 +181,56 @@ abstract sealed class DecodableShape {
     void unknownFields(JsonNode node, String path, List<String> out) {
     }
 
+    /**
+     * This shape and every shape it reaches, one line per bean ({@code io...Pod: metadata=ObjectMeta, ...}),
+     * sorted: how two derivations of a model's shape are compared. Derives every shape it reaches.
+     */
+    final String outline() {
+        Set<String> lines = new TreeSet<>();
+        Set<BeanShape> done = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<BeanShape> reached = new ArrayDeque<>();
+        lines.add("(root) " + signature(this, reached));
+        while (!reached.isEmpty()) {
+            BeanShape bean = reached.poll();
+            if (!done.add(bean)) {
+                continue;
+            }
+            Set<String> props = new TreeSet<>();
+            bean.properties.forEach((name, p) -> props.add(name + "=" + signature(p.get(), reached)));
+            lines.add(bean.raw.getName() + (bean.anyValue ? " (any)" : "") + ": " + String.join(", ", props));
+        }
+        return String.join("\n", lines);
+    }
+
+    private static String signature(DecodableShape shape, Deque<BeanShape> reached) {
+        if (shape instanceof Scalar s) {
+            return "scalar" + s.kind;
+        }
+        if (shape instanceof ListShape l) {
+            return "[" + signature(l.element.get(), reached) + "]";
+        }
+        if (shape instanceof MapShape m) {
+            return "{" + signature(m.value.get(), reached) + "}";
+        }
+        if (shape instanceof BeanShape b) {
+            reached.add(b);
+            return b.raw.getSimpleName();
+        }
+        return shape instanceof Isolated i ? "isolated " + i.type : "unknown";
+    }
+
     private static String child(String path, String name) {
         return path.isEmpty() ? name : path + "." + name;
     }
 
     /** The shape of a root model class under {@code mapper}. */
     static DecodableShape of(JsonMapper mapper, Class<?> model) {
-        DecodableShape known = ROOTS.get(model);
+        Root root = new Root(mapper, model);
+        DecodableShape known = ROOTS.get(root);
         if (known == null) {
             JavaType type = mapper.constructType(model);
             known = shape(mapper, type, mapper._deserializationContext().findRootValueDeserializer(type));
-            ROOTS.put(model, known);
+            ROOTS.put(root, known);
         }
         return known;
     }
@@ -171,14 +294,14 @@ abstract sealed class DecodableShape {
         if (raw == MicroTime.class && d == MicroTimeSerDes.Deserializer.class) {
             return Scalar.STRING; // fabric8's deserializer keeps a string's text as it is (others: Jackson decides)
         }
-        if (raw == IntOrString.class && d == BeanDeserializer.class) {
+        if (raw == IntOrString.class && (d == BeanDeserializer.class || d == UnresolvedBean.class)) {
             return Scalar.INT_OR_STRING; // built by its delegating creator from an int or a string, nothing else
         }
-        if (d == BeanDeserializer.class) {
+        if (d == BeanDeserializer.class || d == UnresolvedBean.class) {
             return BeanShape.of(mapper, raw, (BeanDeserializer) deser);
         }
         if (!contextual(d) && d == mapper._deserializationContext().findRootValueDeserializer(type).getClass()) {
-            return new Isolated(mapper, type); // a type's own deserializer, the same for every property (MicroTime)
+            return new Isolated(type); // a type's own deserializer, the same for every property (MicroTime)
         }
         return Unknown.INSTANCE;
     }
@@ -198,18 +321,16 @@ abstract sealed class DecodableShape {
      * its own, which is what decoding it within the whole tree does.
      */
     static final class Isolated extends DecodableShape {
-        private final JsonMapper mapper;
         private final JavaType type;
 
-        Isolated(JsonMapper mapper, JavaType type) {
-            this.mapper = mapper;
+        Isolated(JavaType type) {
             this.type = type;
         }
 
         @Override
         boolean accepts(JsonNode node) {
             try {
-                mapper.treeToValue(node, type);
+                TypedDecoding.STRICT.treeToValue(node, type);
                 return true;
             } catch (JacksonException e) {
                 return false;
@@ -362,11 +483,13 @@ abstract sealed class DecodableShape {
      * {@code Object}, else they are left to Jackson.
      */
     static final class BeanShape extends DecodableShape {
+        private final Class<?> raw;
         private final BeanDeserializer deser;
         private final Map<String, Child> properties;
         private final boolean anyValue;
 
-        private BeanShape(BeanDeserializer deser, Map<String, Child> properties, boolean anyValue) {
+        private BeanShape(Class<?> raw, BeanDeserializer deser, Map<String, Child> properties, boolean anyValue) {
+            this.raw = raw;
             this.deser = deser;
             this.properties = properties;
             this.anyValue = anyValue;
@@ -378,18 +501,31 @@ abstract sealed class DecodableShape {
             ValueInstantiator creator = deser.getValueInstantiator();
             if (deser.getObjectIdReader(ctx) != null || deser.creatorProperties().hasNext() || creator == null
                     || !creator.canCreateUsingDefault() || creator.canCreateUsingDelegate()
-                    || creator.canCreateUsingArrayDelegate()) {
+                    || creator.canCreateUsingArrayDelegate() || creator.canCreateFromObjectWith()) {
                 return Unknown.INSTANCE;
             }
+            boolean unresolved = deser instanceof UnresolvedBean;
+            AnnotationIntrospector intr = ctx.getAnnotationIntrospector();
             Map<String, Child> props = new HashMap<>();
             for (var it = deser.properties(); it.hasNext(); ) {
                 SettableBeanProperty p = it.next();
-                if (p.hasValueTypeDeserializer() || p.getValueDeserializer() == null) {
+                if (p.hasValueTypeDeserializer()) {
                     return Unknown.INSTANCE;
                 }
-                props.put(p.getName(), new Child(mapper, p.getType(), p.getValueDeserializer()));
+                if (unresolved) {
+                    // resolution would take an unwrapped property out of the bean's own names
+                    if (intr != null && p.getMember() != null
+                            && intr.findUnwrappingNameTransformer(ctx.getConfig(), p.getMember()) != null) {
+                        return Unknown.INSTANCE;
+                    }
+                    props.put(p.getName(), new Child(mapper, p));
+                } else if (p.getValueDeserializer() == null) {
+                    return Unknown.INSTANCE;
+                } else {
+                    props.put(p.getName(), new Child(mapper, p.getType(), p.getValueDeserializer()));
+                }
             }
-            return new BeanShape(deser, Map.copyOf(props), deser.hasAnySetter() && objectAnySetter(raw));
+            return new BeanShape(raw, deser, Map.copyOf(props), deser.hasAnySetter() && objectAnySetter(raw));
         }
 
         private static boolean objectAnySetter(Class<?> raw) {

@@ -53,17 +53,12 @@ public final class TypedDecoding {
                            boolean malformedQuantity, String rangeError) {
     }
 
-    static final JsonMapper STRICT = JsonMapper.builder()
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .withCoercionConfigDefaults(c -> {
-                for (CoercionInputShape shape : List.of(CoercionInputShape.String, CoercionInputShape.Integer,
-                        CoercionInputShape.Float, CoercionInputShape.Boolean, CoercionInputShape.EmptyString)) {
-                    c.setCoercion(shape, CoercionAction.Fail);
-                }
-            })
-            .addMixIn(Quantity.class, StrictQuantity.class)
-            .build();
+    static final JsonMapper STRICT = strict().build();
+    /**
+     * {@link #STRICT}'s configuration for reading {@link DecodableShape}s: only the types a tree reaches get their
+     * deserializers found (a Pod's whole graph is about a second cold).
+     */
+    static final JsonMapper SHAPES = strict().addModule(DecodableShape.unresolvedBeans()).build();
     /** Go type names that are not derived from the Java type, by {@code Struct.field}. */
     private static final Map<String, String> NAMED_TYPES = Map.of(
             "ObjectMeta.uid", "types.UID",
@@ -80,9 +75,22 @@ public final class TypedDecoding {
     private TypedDecoding() {
     }
 
+    private static JsonMapper.Builder strict() {
+        return JsonMapper.builder()
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .withCoercionConfigDefaults(c -> {
+                    for (CoercionInputShape shape : List.of(CoercionInputShape.String, CoercionInputShape.Integer,
+                            CoercionInputShape.Float, CoercionInputShape.Boolean, CoercionInputShape.EmptyString)) {
+                        c.setCoercion(shape, CoercionAction.Fail);
+                    }
+                })
+                .addMixIn(Quantity.class, StrictQuantity.class);
+    }
+
     /** Whether {@code tree} decodes into {@code model}; the first mismatch if not. */
     public static Optional<Mismatch> check(JsonNode tree, Class<?> model) {
-        if (DecodableShape.of(STRICT, model).accepts(tree)) {
+        if (DecodableShape.of(SHAPES, model).accepts(tree)) {
             return Optional.empty();
         }
         try {
@@ -105,7 +113,7 @@ public final class TypedDecoding {
             return check(tree, model);
         }
         ObjectNode changed = changedFields(tree, decoded, true);
-        if (changed.isEmpty() || DecodableShape.of(STRICT, model).accepts(changed)) {
+        if (changed.isEmpty() || DecodableShape.of(SHAPES, model).accepts(changed)) {
             return Optional.empty();
         }
         try {
@@ -136,7 +144,7 @@ public final class TypedDecoding {
             }
             part = withoutMetadata;
         }
-        DecodableShape shape = DecodableShape.of(STRICT, model);
+        DecodableShape shape = DecodableShape.of(SHAPES, model);
         if (!shape.hasUnknownFields(part)) {
             return List.of();
         }

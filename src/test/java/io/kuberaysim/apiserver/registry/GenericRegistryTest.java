@@ -3,6 +3,7 @@ package io.kuberaysim.apiserver.registry;
 import io.kuberaysim.api.Json;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.validation.QuantityFormat;
 import io.kuberaysim.testing.TestCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -423,6 +424,58 @@ class GenericRegistryTest {
                         + "string");
         assertThat(registry.store().get(PODS, "default", "p").object().at("/status/startTime").isMissingNode())
                 .isTrue();
+    }
+
+    @Test
+    @DisplayName("a wrong type deep in a Pod (a volume source, a probe, an affinity term) or a RayCluster's Pod template is refused with Go's message")
+    void deepWrongTypesAreRefused() {
+        String prefix = "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal ";
+        ObjectNode volume = pod("volume");
+        volume.withObject("spec").putArray("volumes").addObject().put("name", "v").putObject("hostPath").put("path", 1);
+        assertThat(refusal(volume)).isEqualTo(prefix + "number into Go struct field "
+                + "HostPathVolumeSource.spec.volumes.hostPath.path of type string");
+
+        ObjectNode probe = pod("probe");
+        ((ObjectNode) probe.at("/spec/containers/0")).putObject("livenessProbe").put("periodSeconds", "10");
+        assertThat(refusal(probe)).isEqualTo(prefix + "string into Go struct field "
+                + "Probe.spec.containers.livenessProbe.periodSeconds of type int32");
+
+        ObjectNode affinity = pod("affinity");
+        affinity.withObject("spec").withObject("affinity").withObject("nodeAffinity")
+                .withObject("requiredDuringSchedulingIgnoredDuringExecution").putArray("nodeSelectorTerms").addObject()
+                .putArray("matchExpressions").addObject().put("key", "zone").put("operator", "In").put("values", "a");
+        assertThat(refusal(affinity)).isEqualTo(prefix + "string into Go struct field NodeSelectorRequirement.spec."
+                + "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms."
+                + "matchExpressions.values of type []string");
+
+        ObjectNode podAffinity = pod("pod-affinity");
+        podAffinity.withObject("spec").withObject("affinity").withObject("podAntiAffinity")
+                .putArray("preferredDuringSchedulingIgnoredDuringExecution").addObject().put("weight", 1)
+                .putObject("podAffinityTerm").put("topologyKey", 5);
+        assertThat(refusal(podAffinity)).isEqualTo(prefix + "number into Go struct field PodAffinityTerm.spec."
+                + "affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm."
+                + "topologyKey of type string");
+        assertThat(registry.store().list(PODS, "default").items()).isEmpty();
+
+        ObjectNode cluster = TestCluster.yaml(RAYCLUSTER);
+        ((ObjectNode) cluster.at("/spec/headGroupSpec/template/spec")).putArray("volumes").addObject()
+                .put("name", "v").putObject("emptyDir").put("sizeLimit", "lots");
+        ((ObjectNode) cluster.at("/spec/workerGroupSpecs/0/template/spec/containers/0")).putObject("readinessProbe")
+                .putObject("exec").put("command", "ray status");
+        ApiException refused = api(() -> registry.create(RAYCLUSTERS, "default", cluster, WriteOptions.DEFAULT));
+        assertThat(refused.code()).isEqualTo(422);
+        assertThat(refused.getMessage()).isEqualTo("RayCluster.ray.io \"demo\" is invalid: ["
+                + "spec.headGroupSpec.template.spec.volumes[0].emptyDir.sizeLimit: Invalid value: \"lots\": "
+                + "spec.headGroupSpec.template.spec.volumes[0].emptyDir.sizeLimit in body should match '"
+                + QuantityFormat.CRD_PATTERN + "', spec.workerGroupSpecs[0].template.spec.containers[0].readinessProbe."
+                + "exec.command: Invalid value: \"string\": spec.workerGroupSpecs[0].template.spec.containers[0]."
+                + "readinessProbe.exec.command in body must be of type array: \"string\"]");
+    }
+
+    private String refusal(ObjectNode pod) {
+        ApiException e = api(() -> registry.create(PODS, "default", pod, WriteOptions.DEFAULT));
+        assertThat(e.code()).isEqualTo(400);
+        return e.getMessage();
     }
 
     @Test
