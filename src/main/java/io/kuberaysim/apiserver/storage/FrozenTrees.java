@@ -26,8 +26,9 @@ import java.util.function.BiConsumer;
  * view per field), arrays by immutable lists. Equal parts are one instance across all stored objects
  * (hash-consing, best effort: the table is a bounded cache, {@link NodeInterner}): a node is made canonical once its
  * children are, so two nodes are the same when their field names (in order) and their children's identities are; a
- * worker Pod's containers, probes, tolerations and managedFields are then held once for every Pod that has them. Stored trees were never to be changed in place; a change fails at
- * once ({@link UnsupportedOperationException}) instead of silently altering what readers share.
+ * worker Pod's containers, probes, tolerations and managedFields are then held once for every Pod that has them.
+ * Stored trees were never to be changed in place; a change fails at once ({@link UnsupportedOperationException})
+ * instead of silently altering what readers share.
  * {@link JsonNode#deepCopy()} still gives an ordinary, changeable tree.
  */
 public final class FrozenTrees {
@@ -172,11 +173,6 @@ public final class FrozenTrees {
         return isFrozen(node);
     }
 
-    /** Distinct nodes held for sharing now (a measure for tests and benchmarks). */
-    static int canonicalNodes() {
-        return CANONICAL.size();
-    }
-
     /** Lookups in the sharing table so far (a measure for tests). */
     static long tableLookups() {
         return CANONICAL.lookups();
@@ -234,8 +230,7 @@ public final class FrozenTrees {
      * A node's hash for the sharing table: the same for nodes that are {@link #sameContent the same}, and mixed at
      * every level. {@code hashCode} cannot serve: a Map's is the sum of its fields' and a List's a polynomial of
      * its items', both linear, so stored parts that differ only in a cluster's name or a Pod's IP inside a few
-     * fields summed to one value by the hundred thousand, and the table's chains, walked on every lookup, grew with
-     * the number of clusters.
+     * fields summed to one value by the hundred thousand, and such parts all fell into a few places of the table.
      */
     static int tableHash(JsonNode node) {
         if (node instanceof FrozenObject f) {

@@ -17,8 +17,8 @@ import java.util.function.BiPredicate;
  * template's container, a probe) is asked for again and again and stays, a part seen once and then not for millions
  * of writes may be held twice. That costs a little heap; what it saves is the per-node bookkeeping of a complete
  * table: a weak reference for every distinct node ever stored (tens of millions at 100,000 clusters), each one an
- * object the collector copied, discovered and cleared, and a reference queue to drain on every write. Nodes no
- * stored object holds any more stay reachable until their slot is taken, at most one slot's worth each.
+ * object the collector copied, discovered and cleared, and a reference queue to drain on every write. A node no
+ * stored object holds any more stays reachable until it is pushed out: at most the table's {@code 2 * sets} nodes.
  * <p>
  * Thread-safe without locks: writers freeze their objects concurrently (outside the store's write lock). Two writers
  * racing for a set may leave a node held twice or push out the wrong one; the answer is always a node the same as
