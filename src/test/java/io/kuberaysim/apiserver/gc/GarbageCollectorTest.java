@@ -4,6 +4,7 @@ import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.storage.StoredObject;
+import io.kuberaysim.apiserver.storage.WatchEvent;
 import io.kuberaysim.testing.TestCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -12,6 +13,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 import static io.kuberaysim.api.ResourceTypes.CONFIGMAPS;
 import static io.kuberaysim.api.ResourceTypes.PODS;
+import static io.kuberaysim.apiserver.storage.WatchEvent.Type.ADDED;
+import static io.kuberaysim.apiserver.storage.WatchEvent.Type.DELETED;
+import static io.kuberaysim.apiserver.storage.WatchEvent.Type.MODIFIED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Owner-reference garbage collection with the three propagation policies. */
@@ -147,5 +151,35 @@ class GarbageCollectorTest {
         registry.delete(CONFIGMAPS, "default", "second", DeleteOptions.propagation("Background"));
         cluster.settle();
         assertThat(exists("b")).isFalse();
+    }
+
+    @Test
+    @DisplayName("only writes that change owner references or deletion reach the collector's loop")
+    void writesThatKeepOwnershipGiveNoWork() {
+        StoredObject owner = owner();
+        dependent("a", owner, false);
+        StoredObject created = registry.store().get(PODS, "default", "a");
+        registry.patch(PODS, "default", "a", io.kuberaysim.apiserver.registry.PatchType.MERGE,
+                TestCluster.yaml("status: {message: m}"), true, WriteOptions.DEFAULT);
+        StoredObject statusWritten = registry.store().get(PODS, "default", "a");
+        registry.patch(PODS, "default", "a", io.kuberaysim.apiserver.registry.PatchType.MERGE,
+                TestCluster.yaml("metadata: {ownerReferences: null, finalizers: [example.com/hold]}"), false,
+                WriteOptions.DEFAULT);
+        StoredObject orphaned = registry.store().get(PODS, "default", "a");
+        registry.delete(PODS, "default", "a", DeleteOptions.DEFAULT);
+        StoredObject deleting = registry.store().get(PODS, "default", "a");
+        registry.patch(PODS, "default", "a", io.kuberaysim.apiserver.registry.PatchType.MERGE,
+                TestCluster.yaml("status: {message: n}"), true, WriteOptions.DEFAULT);
+        StoredObject deletingWritten = registry.store().get(PODS, "default", "a");
+
+        assertThat(GarbageCollector.mayGiveWork(new WatchEvent(MODIFIED, statusWritten, created))).isFalse();
+        assertThat(GarbageCollector.mayGiveWork(new WatchEvent(ADDED, created, null))).isTrue();
+        assertThat(GarbageCollector.mayGiveWork(new WatchEvent(MODIFIED, orphaned, statusWritten))).isTrue();
+        assertThat(GarbageCollector.mayGiveWork(new WatchEvent(MODIFIED, deleting, orphaned))).isTrue();
+        assertThat(GarbageCollector.mayGiveWork(new WatchEvent(MODIFIED, deletingWritten, deleting))).isTrue();
+        assertThat(GarbageCollector.mayGiveWork(new WatchEvent(DELETED, deletingWritten, deletingWritten))).isTrue();
+        // the collector still sees the deletion through: the finalizer holds the Pod, nothing else does
+        cluster.settle();
+        assertThat(registry.store().get(PODS, "default", "a").isDeleting()).isTrue();
     }
 }
