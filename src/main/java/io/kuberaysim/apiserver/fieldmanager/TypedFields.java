@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The structured-merge-diff operations on objects of one kind, given its {@link ListTypes}: an object's field set,
@@ -21,6 +22,30 @@ final class TypedFields {
 
     TypedFields(ListTypes lists) {
         this.lists = lists;
+    }
+
+    /** Names longer than this get an element of their own each time: few schema fields are. */
+    private static final int SHARED_ELEMENT_NAME_MAX = 64;
+    /** How many names have a shared element at most (a bound against objects made of ever new names). */
+    private static final int SHARED_ELEMENTS_MAX = 1 << 14;
+    private static final ConcurrentHashMap<String, String> FIELD_ELEMENTS = new ConcurrentHashMap<>();
+
+    /**
+     * A field's FieldsV1 path element, {@code f:<name>}: one instance per name, so the stored FieldsV1 trees, which
+     * are written with these, hold the very instance the next write looks a name up with, and the stored trees'
+     * lookups compare references instead of the strings (and hash them once).
+     */
+    static String fieldElement(String name) {
+        String element = FIELD_ELEMENTS.get(name);
+        if (element != null) {
+            return element;
+        }
+        element = "f:" + name;
+        if (name.length() > SHARED_ELEMENT_NAME_MAX || FIELD_ELEMENTS.size() >= SHARED_ELEMENTS_MAX) {
+            return element;
+        }
+        String raced = FIELD_ELEMENTS.putIfAbsent(name, element);
+        return raced != null ? raced : element;
     }
 
     // ---------------------------------------------------------------- field sets
@@ -38,7 +63,7 @@ final class TypedFields {
                 return;
             }
             path.add(e.getKey());
-            walkValue(e.getValue(), path, node.child("f:" + e.getKey()));
+            walkValue(e.getValue(), path, node.child(fieldElement(e.getKey())));
             path.remove(path.size() - 1);
         });
     }
@@ -230,7 +255,7 @@ final class TypedFields {
             if (v.isNull()) {
                 continue;
             }
-            String key = "f:" + e.getKey();
+            String key = fieldElement(e.getKey());
             path.add(e.getKey());
             JsonNode child = encodeValue(v, path, likes.length == 0 ? NO_LIKES : childLikes(likes, key));
             path.remove(path.size() - 1);
@@ -354,7 +379,7 @@ final class TypedFields {
             return;
         }
         path.add(f);
-        String key = "f:" + f;
+        String key = fieldElement(f);
         if (o == null) {
             walkValue(n, path, changed.child(key));
         } else if (n == null) {
