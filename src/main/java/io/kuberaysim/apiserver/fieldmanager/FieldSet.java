@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * them; only a set being built ({@link #child}, {@link #markMember}, {@link #prune}) is changed in place.
  */
 public final class FieldSet {
-    private static final Comparator<String> ORDER = Comparator.comparingInt(FieldSet::rank)
-            .thenComparing(Comparator.naturalOrder());
+    /** Written out rather than composed: every level of every set built is a TreeMap ordered by it. */
+    private static final Comparator<String> ORDER = FieldSet::compare;
 
     /** The FieldsV1 object this set was read from (an object), or null for a set built or computed here. */
     private final JsonNode source;
@@ -43,7 +43,11 @@ public final class FieldSet {
 
     /** FieldsV1 order: fields, then set values, positions, list items; by name within each. */
     static int compare(String a, String b) {
-        return ORDER.compare(a, b);
+        if (a == b) {
+            return 0;
+        }
+        int byKind = rank(a) - rank(b);
+        return byKind != 0 ? byKind : a.compareTo(b);
     }
 
     private static int rank(String key) {
