@@ -48,6 +48,11 @@ final class TypedFields {
         return raced != null ? raced : element;
     }
 
+    /** Names with a shared element now (a measure for tests). */
+    static int sharedFieldElements() {
+        return FIELD_ELEMENTS.size();
+    }
+
     // ---------------------------------------------------------------- field sets
 
     /** The fields of an object: scalars, atomic lists, set values and associative list items (with their fields). */

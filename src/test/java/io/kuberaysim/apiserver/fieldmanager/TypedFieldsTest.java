@@ -17,6 +17,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TypedFieldsTest {
 
     @Test
+    @DisplayName("a field's path element is one instance per name; ever new or overlong names do not fill memory")
+    void fieldElementsAreSharedAndBounded() {
+        assertThat(TypedFields.fieldElement(new String("image"))).isEqualTo("f:image")
+                .isSameAs(TypedFields.fieldElement("image"));
+        String overlong = "x".repeat(65);
+        assertThat(TypedFields.fieldElement(overlong)).isEqualTo("f:" + overlong)
+                .isNotSameAs(TypedFields.fieldElement(overlong));
+        for (int i = 0; i < 40_000; i++) {
+            assertThat(TypedFields.fieldElement("label-" + i)).isEqualTo("f:label-" + i);
+        }
+        assertThat(TypedFields.sharedFieldElements()).isLessThanOrEqualTo(1 << 14);
+    }
+
+    @Test
     @DisplayName("the JSON text of keys and set values is Jackson's, escapes and all")
     void jsonTextIsJacksons() {
         JsonNodeFactory f = Json.MAPPER.getNodeFactory();
