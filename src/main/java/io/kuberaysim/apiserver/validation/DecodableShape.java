@@ -318,7 +318,8 @@ abstract sealed class DecodableShape {
 
     /**
      * A type with its own deserializer, used as it is for the property (not specialised for it): the value is decoded on
-     * its own, which is what decoding it within the whole tree does.
+     * its own, which is what decoding it within the whole tree does. It is decoded with {@link TypedDecoding#STRICT}
+     * whichever mapper the shape was read from: {@link TypedDecoding#SHAPES}, its twin for shapes, cannot decode.
      */
     static final class Isolated extends DecodableShape {
         private final JavaType type;
