@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * RayCluster's life against the server on a random port on the virtual clock: the script
  * {@code e2e/python-client-lifecycle.py} creates it, waits for {@code ready} with a watch, lists its Pods, reads the
  * head Pod's log, deletes it and watches its Pods go. Skipped (with a message) where {@code /usr/bin/python3} cannot
- * import {@code kubernetes}; {@code .ci/run} installs it.
+ * import {@code kubernetes} (a failure in CI, where {@code .ci/run} installs it).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class PythonKubernetesClientE2EIT {
@@ -32,11 +33,16 @@ class PythonKubernetesClientE2EIT {
     @TempDir
     Path dir;
 
+    /** Skips the test when the client is missing, except in CI (CI=true), where that is a failure. */
     @BeforeAll
     static void pythonClientInstalled() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of(PYTHON)) && run(new ProcessBuilder(PYTHON, "-c", "import kubernetes"))
-                        .exit() == 0,
-                PYTHON + " cannot import kubernetes (apt-get install python3-kubernetes): skipping the Python client test");
+        boolean present = Files.isExecutable(Path.of(PYTHON))
+                && run(new ProcessBuilder(PYTHON, "-c", "import kubernetes")).exit() == 0;
+        if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(PYTHON + " cannot import kubernetes in CI: .ci/run installs Debian's python3-kubernetes");
+        }
+        assumeTrue(present, PYTHON + " cannot import kubernetes (apt-get install python3-kubernetes): skipping the "
+                + "Python client test");
     }
 
     @Test

@@ -473,6 +473,13 @@ public final class GenericRegistry {
             throw ApiException.unsupportedMediaType(List.of(PatchType.JSON.contentType(),
                     PatchType.MERGE.contentType(), PatchType.APPLY.contentType()));
         }
+        if (patchType == PatchType.MERGE && !patch.isObject()) {
+            // kube-apiserver decodes a merge patch into a map first (the words a client's user searches for when
+            // a JSON patch list went out as a merge patch); null decodes, and then json-patch refuses it
+            throw ApiException.badRequest(patch.isNull() ? "Invalid JSON Patch"
+                    : "error decoding patch: json: cannot unmarshal " + goJsonType(patch)
+                            + " into Go value of type map[string]interface {}");
+        }
         if (patchType == PatchType.JSON ? !patch.isArray() : !patch.isObject()) {
             throw ApiException.badRequest(patchType == PatchType.JSON
                     ? "json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
@@ -482,12 +489,17 @@ public final class GenericRegistry {
             for (JsonNode op : patch) {
                 if (!op.isObject()) {
                     // jsonpatch.DecodePatch fails on it before anything is applied
-                    throw ApiException.badRequest("json: cannot unmarshal " + (op.isArray() ? "array"
-                            : op.isString() ? "string" : op.isNumber() ? "number" : op.isBoolean() ? "bool" : "null")
+                    throw ApiException.badRequest("json: cannot unmarshal " + goJsonType(op)
                             + " into Go value of type jsonpatch.Operation");
                 }
             }
         }
+    }
+
+    /** How Go's encoding/json names a JSON value's type in an UnmarshalTypeError. */
+    private static String goJsonType(JsonNode value) {
+        return value.isArray() ? "array" : value.isObject() ? "object" : value.isString() ? "string"
+                : value.isNumber() ? "number" : value.isBoolean() ? "bool" : "null";
     }
 
     private ObjectNode applyPatch(ResourceType type, ObjectNode current, PatchType patchType, JsonNode patch,

@@ -298,6 +298,29 @@ class InputValidationHttpIT {
     }
 
     @Test
+    @DisplayName("a JSON patch list sent as a merge patch (the Python client's patch_namespaced_custom_object) gets "
+            + "kube-apiserver's decoding error and changes nothing")
+    void jsonPatchListSentAsMergePatch() throws Exception {
+        assertThat(call(HttpMethod.POST, RC, "application/json", rayCluster("mp", "1", "")).code()).isEqualTo(201);
+        String before = call(HttpMethod.GET, RC + "/mp", null, null).body().at("/metadata/resourceVersion").asString();
+
+        Reply list = call(HttpMethod.PATCH, RC + "/mp", "application/merge-patch+json",
+                "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"a\":\"b\"}}]");
+        assertThat(list.code()).isEqualTo(400);
+        assertThat(list.body().get("reason").asString()).isEqualTo("BadRequest");
+        assertThat(list.message()).isEqualTo("error decoding patch: json: cannot unmarshal array into Go value of "
+                + "type map[string]interface {}");
+        assertThat(call(HttpMethod.PATCH, RC + "/mp", "application/merge-patch+json", "\"x\"").message())
+                .isEqualTo("error decoding patch: json: cannot unmarshal string into Go value of type "
+                        + "map[string]interface {}");
+        Reply nothing = call(HttpMethod.PATCH, RC + "/mp", "application/merge-patch+json", "null");
+        assertThat(nothing.code()).isEqualTo(400);
+        assertThat(nothing.message()).isEqualTo("Invalid JSON Patch");
+        assertThat(call(HttpMethod.GET, RC + "/mp", null, null).body().at("/metadata/resourceVersion").asString())
+                .isEqualTo(before);
+    }
+
+    @Test
     @DisplayName("DELETE options of the wrong shape are a 400 and nothing is deleted")
     void strictDeleteOptions() throws Exception {
         assertThat(call(HttpMethod.POST, RC, "application/json", rayCluster("keep", "1", "")).code()).isEqualTo(201);
