@@ -60,7 +60,7 @@ class ApiServerConfiguration {
         // its Warning Events go through the controllers' recorders (one naming sequence); none without controllers
         ControllerManager controllers = manager.getIfAvailable();
         return new GarbageCollector(registry, clock,
-                controllers == null ? null : controllers.legacyEventRecorder(GarbageCollector.COMPONENT));
+                controllers == null ? null : controllers.legacyEventRecorder(GarbageCollector.COMPONENT, GarbageCollector.FIELD_MANAGER));
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")

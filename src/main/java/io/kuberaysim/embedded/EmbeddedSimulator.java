@@ -36,7 +36,7 @@ public final class EmbeddedSimulator implements AutoCloseable {
         manager = new ControllerManager(registry, clock, props.reconcileConcurrency());
         // as the application: the collector's Warning Events go through the controllers' recorders, when on
         core = new ApiServerCore(registry, clock,
-                props.controllers() ? manager.legacyEventRecorder(GarbageCollector.COMPONENT) : null);
+                props.controllers() ? manager.legacyEventRecorder(GarbageCollector.COMPONENT, GarbageCollector.FIELD_MANAGER) : null);
         cluster = props.controllers() ? SimulatedCluster.withOperator(manager, props.simulation(), props.operator())
                 : null;
         manager.start();

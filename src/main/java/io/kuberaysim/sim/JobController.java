@@ -35,7 +35,7 @@ final class JobController {
     JobController(ControllerManager manager) {
         this.client = manager.client().as("kube-controller-manager");
         this.clock = manager.clock();
-        this.events = manager.legacyEventRecorder("job-controller");
+        this.events = manager.legacyEventRecorder("job-controller", "kube-controller-manager");
     }
 
     void register(ControllerManager manager) {

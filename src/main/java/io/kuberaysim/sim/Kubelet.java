@@ -75,7 +75,7 @@ final class Kubelet {
         this.settings = settings;
         this.pods = manager.informer(ResourceTypes.PODS);
         this.nodes = manager.informer(ResourceTypes.NODES);
-        this.events = manager.legacyEventRecorder("kubelet");
+        this.events = manager.legacyEventRecorder("kubelet", "kubelet");
         this.inits = new InitContainers(pods);
         this.references = new ConfigReferences(manager.informer(ResourceTypes.CONFIGMAPS),
                 manager.informer(ResourceTypes.SECRETS));

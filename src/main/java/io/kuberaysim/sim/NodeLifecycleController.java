@@ -38,7 +38,7 @@ final class NodeLifecycleController {
         this.client = manager.client().as("kube-controller-manager");
         this.clock = manager.clock();
         this.pods = manager.informer(ResourceTypes.PODS);
-        this.events = manager.legacyEventRecorder("node-controller");
+        this.events = manager.legacyEventRecorder("node-controller", "kube-controller-manager");
     }
 
     void register(ControllerManager manager) {

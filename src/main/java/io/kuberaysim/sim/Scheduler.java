@@ -138,7 +138,7 @@ final class Scheduler {
         this.client = manager.client().as("kube-scheduler");
         this.pods = manager.informer(ResourceTypes.PODS);
         this.nodes = manager.informer(ResourceTypes.NODES);
-        this.events = manager.eventRecorder(NAME);
+        this.events = manager.eventRecorder(NAME, "kube-scheduler");
     }
 
     void register(ControllerManager manager) {

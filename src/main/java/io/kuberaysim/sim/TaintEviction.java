@@ -46,7 +46,7 @@ final class TaintEviction {
         this.clock = manager.clock();
         this.pods = manager.informer(ResourceTypes.PODS);
         this.nodes = manager.informer(ResourceTypes.NODES);
-        this.events = manager.legacyEventRecorder(COMPONENT);
+        this.events = manager.legacyEventRecorder(COMPONENT, "kube-controller-manager");
     }
 
     void register(ControllerManager manager) {

@@ -26,7 +26,7 @@ public final class TestCluster implements AutoCloseable {
     public TestCluster() {
         registry = TestWiring.registry(new InMemoryObjectStore(10_000), clock);
         manager = new ControllerManager(registry, clock, 1);
-        core = new ApiServerCore(registry, clock, manager.legacyEventRecorder(GarbageCollector.COMPONENT));
+        core = new ApiServerCore(registry, clock, manager.legacyEventRecorder(GarbageCollector.COMPONENT, GarbageCollector.FIELD_MANAGER));
         // the core's first loop work (every namespace's default ServiceAccount and kube-root-ca.crt) is done before
         // a test writes, as it is before a client of the application can: revisions a test counts are its own
         clock.awaitIdle();

@@ -48,6 +48,8 @@ public final class GarbageCollector implements AutoCloseable {
     static final String ORPHAN = "orphan";
     /** The component its Events name, as kube-controller-manager's collector. */
     public static final String COMPONENT = "garbage-collector-controller";
+    /** The field manager of its Events: the collector is one of kube-controller-manager's controllers. */
+    public static final String FIELD_MANAGER = ControllerManagerWrites.FIELD_MANAGER;
     /** Event reason on an object with an owner reference the collector cannot read (kube's API refuses those). */
     static final String OWNER_REF_INVALID = "OwnerRefInvalid";
     /** kube's reason for an owner reference naming a namespaced owner of another namespace. */

@@ -29,6 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ControllerManager implements AutoCloseable {
 
+    /** The field manager of the KubeRay operator's writes (and of its Events). */
+    public static final String OPERATOR = "ray-operator";
+
     private final GenericRegistry registry;
     private final Clock clock;
     private final int concurrency;
@@ -64,7 +67,7 @@ public final class ControllerManager implements AutoCloseable {
         }
         this.concurrency = concurrency;
         // the operator's controllers write as KubeRay's manager; the simulated cluster's parts name their own
-        this.client = new KubeClient(registry, "ray-operator");
+        this.client = new KubeClient(registry, OPERATOR);
         // the gate lets the simulation fail some of the operator's writes (fault injection); Events are not gated
         this.operatorClient = client.gated((verb, type, ns, name) -> operatorWrites.admit(verb, type, ns, name));
     }
@@ -88,7 +91,17 @@ public final class ControllerManager implements AutoCloseable {
      * {@code component}, {@code eventTime} and {@code series}.
      */
     public EventRecorder eventRecorder(String component) {
-        return recorders.computeIfAbsent(component, c -> new EventsV1Recorder(client, clock, c, eventSuffix));
+        return eventRecorder(component, OPERATOR);
+    }
+
+    /**
+     * {@link #eventRecorder(String)} whose Events are written as {@code fieldManager}: on a cluster an Event is
+     * created by the component's own client, so its managedFields name that component (the scheduler's
+     * {@code kube-scheduler}), not the operator.
+     */
+    public EventRecorder eventRecorder(String component, String fieldManager) {
+        return recorders.computeIfAbsent(component + "\n" + fieldManager,
+                k -> new EventsV1Recorder(writer(fieldManager), clock, component, eventSuffix));
     }
 
     /**
@@ -96,8 +109,20 @@ public final class ControllerManager implements AutoCloseable {
      * {@code source.component}, {@code firstTimestamp}/{@code lastTimestamp} and {@code count}.
      */
     public EventRecorder legacyEventRecorder(String component) {
-        return legacyRecorders.computeIfAbsent(component,
-                c -> new KubeEventRecorder(client, clock, c, eventSuffix));
+        return legacyEventRecorder(component, OPERATOR);
+    }
+
+    /**
+     * {@link #legacyEventRecorder(String)} whose Events are written as {@code fieldManager} (the kubelet's as
+     * {@code kubelet}, kube-controller-manager's controllers' as {@code kube-controller-manager}).
+     */
+    public EventRecorder legacyEventRecorder(String component, String fieldManager) {
+        return legacyRecorders.computeIfAbsent(component + "\n" + fieldManager,
+                k -> new KubeEventRecorder(writer(fieldManager), clock, component, eventSuffix));
+    }
+
+    private KubeClient writer(String fieldManager) {
+        return fieldManager.equals(OPERATOR) ? client : client.as(fieldManager);
     }
 
     /** The in-process client controllers write through. */

@@ -38,7 +38,7 @@ final class FaultInjector {
                   SimulatedRayDashboard dashboard, ApiWriteFaults apiFaults) {
         this.client = manager.client().as(COMPONENT);
         this.clock = manager.clock();
-        this.events = manager.legacyEventRecorder(COMPONENT);
+        this.events = manager.legacyEventRecorder(COMPONENT, COMPONENT);
         this.crashes = crashes;
         this.nodes = nodes;
         this.dashboard = dashboard;

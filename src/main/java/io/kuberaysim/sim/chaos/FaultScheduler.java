@@ -52,7 +52,7 @@ final class FaultScheduler {
         this.clock = manager.clock();
         this.random = random;
         this.injector = injector;
-        this.events = manager.legacyEventRecorder(FaultInjector.COMPONENT);
+        this.events = manager.legacyEventRecorder(FaultInjector.COMPONENT, FaultInjector.COMPONENT);
     }
 
     void register(ControllerManager manager) {

@@ -54,7 +54,7 @@ public final class NodeLifecycle {
         this.rules = manager.informer(ResourceTypes.NODELIFECYCLERULES);
         this.random = random;
         this.settings = settings;
-        this.events = manager.legacyEventRecorder("node-controller");
+        this.events = manager.legacyEventRecorder("node-controller", "kuberay-sim-chaos");
     }
 
     void register(ControllerManager manager) {

@@ -88,4 +88,38 @@ class SeedDemoRayClusterHttpIT {
         assertThat(send("GET", "/api/v1/namespaces/default/services/demo-raycluster-head-svc", null, null).statusCode())
                 .isEqualTo(200);
     }
+
+    /**
+     * Each Event is the write of the component that recorded it, as on a cluster where every component creates its
+     * Events with its own client: its managedFields name that component's field manager, not the operator's.
+     */
+    @Test
+    void eventsAreWrittenAsTheComponentThatRecordedThem() throws Exception {
+        VirtualClock virtual = (VirtualClock) clock;
+        String manifest = MANIFEST.replace("name: demo-raycluster", "name: fm-raycluster");
+        assertThat(send("POST", "/apis/ray.io/v1/namespaces/default/rayclusters", "application/yaml", manifest)
+                .statusCode()).isEqualTo(201);
+        virtual.awaitIdle();
+        for (int i = 0; i < 5; i++) {
+            virtual.advance(Duration.ofSeconds(1));
+        }
+        JsonNode events = Json.MAPPER.readTree(send("GET", "/apis/events.k8s.io/v1/namespaces/default/events",
+                null, null).body()).path("items");
+        java.util.Map<String, java.util.Set<String>> managers = new java.util.TreeMap<>();
+        for (JsonNode e : events) {
+            if (!e.path("regarding").path("name").asString().startsWith("fm-raycluster")) {
+                continue;
+            }
+            String recorder = e.path("reportingController").asString();
+            if (recorder.isEmpty()) {
+                recorder = e.path("deprecatedSource").path("component").asString();
+            }
+            JsonNode mf = e.path("metadata").path("managedFields");
+            assertThat(mf.size()).as("managedFields of %s", e.path("metadata").path("name").asString()).isEqualTo(1);
+            managers.computeIfAbsent(recorder, r -> new java.util.TreeSet<>()).add(mf.get(0).path("manager").asString());
+        }
+        assertThat(managers).containsEntry("raycluster-controller", java.util.Set.of("ray-operator"))
+                .containsEntry("default-scheduler", java.util.Set.of("kube-scheduler"))
+                .containsEntry("kubelet", java.util.Set.of("kubelet"));
+    }
 }
