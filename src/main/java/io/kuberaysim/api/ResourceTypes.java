@@ -48,6 +48,13 @@ public final class ResourceTypes {
             true, true, List.of(), ALL);
     public static final ResourceType RAYSERVICES = new ResourceType("ray.io", "v1", "RayService", "rayservices",
             "rayservice", true, true, List.of(), ALL);
+    /**
+     * apiextensions.k8s.io/v1 CustomResourceDefinition: one per custom resource served here, present from the start
+     * and read-only ({@link #isReadOnly}): the custom kinds are built in, not installed.
+     */
+    public static final ResourceType CUSTOMRESOURCEDEFINITIONS = new ResourceType("apiextensions.k8s.io", "v1",
+            "CustomResourceDefinition", "customresourcedefinitions", "customresourcedefinition", false, false,
+            List.of("crd", "crds"), List.of("api-extensions"));
     /** The simulation's own API (sim.kuberay.io): how the kubelet runs Pods, Nodes come and go, faults happen. */
     public static final ResourceType PODLIFECYCLERULES = new ResourceType("sim.kuberay.io", "v1alpha1",
             "PodLifecycleRule", "podlifecyclerules", "podlifecyclerule", true, false, List.of("plr"), List.of());
@@ -58,13 +65,17 @@ public final class ResourceTypes {
 
     /** Every stored type (each has its own storage and strategy). */
     public static final List<ResourceType> ALL_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS, CONFIGMAPS,
-            SECRETS, SERVICEACCOUNTS, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS, RAYSERVICES, PODLIFECYCLERULES,
-            NODELIFECYCLERULES, FAULTSCHEDULES);
-
-    /** Every served type, in kube-apiserver's discovery order (events.k8s.io before batch, rbac after it). */
-    public static final List<ResourceType> SERVED_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS,
-            CONFIGMAPS, SECRETS, SERVICEACCOUNTS, EVENTS_K8S_IO, JOBS, LEASES, ROLES, ROLEBINDINGS, RAYCLUSTERS, RAYJOBS,
+            SECRETS, SERVICEACCOUNTS, JOBS, LEASES, ROLES, ROLEBINDINGS, CUSTOMRESOURCEDEFINITIONS, RAYCLUSTERS, RAYJOBS,
             RAYSERVICES, PODLIFECYCLERULES, NODELIFECYCLERULES, FAULTSCHEDULES);
+
+    /**
+     * Every served type, in kube-apiserver's discovery order (events.k8s.io before batch, rbac after it,
+     * apiextensions.k8s.io after rbac, the custom resources' groups last).
+     */
+    public static final List<ResourceType> SERVED_TYPES = List.of(NAMESPACES, NODES, PODS, SERVICES, EVENTS,
+            CONFIGMAPS, SECRETS, SERVICEACCOUNTS, EVENTS_K8S_IO, JOBS, LEASES, ROLES, ROLEBINDINGS,
+            CUSTOMRESOURCEDEFINITIONS, RAYCLUSTERS, RAYJOBS, RAYSERVICES, PODLIFECYCLERULES, NODELIFECYCLERULES,
+            FAULTSCHEDULES);
 
     public static final ResourceType SELF_SUBJECT_ACCESS_REVIEWS = new ResourceType("authorization.k8s.io", "v1",
             "SelfSubjectAccessReview", "selfsubjectaccessreviews", "selfsubjectaccessreview", false, false, List.of(),
@@ -105,6 +116,14 @@ public final class ResourceTypes {
     /** Whether a type only accepts {@code create} (the reviews, bindings). */
     public static boolean isCreateOnly(ResourceType type) {
         return type == BINDINGS || REVIEW_TYPES.contains(type);
+    }
+
+    /**
+     * Whether a type serves get, list and watch only (the CustomResourceDefinitions): any write is refused with 405
+     * MethodNotAllowed, as kube-apiserver refuses a verb a resource does not serve.
+     */
+    public static boolean isReadOnly(ResourceType type) {
+        return type == CUSTOMRESOURCEDEFINITIONS;
     }
 
     public static Optional<ResourceType> find(String group, String version, String plural) {

@@ -14,6 +14,8 @@ import io.kuberaysim.apiserver.registry.strategy.SecretStrategy;
 import io.kuberaysim.apiserver.registry.strategy.RoleBindingStrategy;
 import io.kuberaysim.apiserver.registry.strategy.RoleStrategy;
 import io.kuberaysim.apiserver.registry.strategy.ServiceAccountStrategy;
+import io.kuberaysim.apiserver.registry.strategy.CustomResourceDefinitionStrategy;
+import io.kuberaysim.apiserver.registry.strategy.CustomResourceDefinitions;
 import io.kuberaysim.apiserver.registry.strategy.CustomResourceStrategy;
 import io.kuberaysim.apiserver.registry.strategy.EventStrategy;
 import io.kuberaysim.apiserver.registry.strategy.FaultScheduleStrategy;
@@ -40,7 +42,10 @@ public final class ApiServerWiring {
     private ApiServerWiring() {
     }
 
-    /** The registry with every served resource's strategy and the namespaces a cluster starts with. */
+    /**
+     * The registry with every served resource's strategy, the namespaces a cluster starts with and the definitions of
+     * the custom resources.
+     */
     public static GenericRegistry registry(ObjectStore store, Clock clock, SimProperties props) {
         IdentityStreams random = props.virtual() ? IdentityStreams.seeded(props.seed()) : IdentityStreams.unseeded();
         PodStrategy pods = new PodStrategy(new ServiceAccountAdmission(random.tokenVolumeNames(), clock));
@@ -48,7 +53,7 @@ public final class ApiServerWiring {
                 new ServiceStrategy(), new EventStrategy(props.eventTtl()), new ConfigMapStrategy(),
                 new SecretStrategy(),
                 new ServiceAccountStrategy(), new JobStrategy(), new LeaseStrategy(), new RoleStrategy(),
-                new RoleBindingStrategy(),
+                new RoleBindingStrategy(), new CustomResourceDefinitionStrategy(),
                 new CustomResourceStrategy(ResourceTypes.RAYCLUSTERS, RayCluster.schema()),
                 new CustomResourceStrategy(ResourceTypes.RAYJOBS, RayJob.schema()),
                 new CustomResourceStrategy(ResourceTypes.RAYSERVICES, RayService.schema()),
@@ -62,6 +67,7 @@ public final class ApiServerWiring {
             obj.putObject("metadata").put("name", ns);
             registry.create(ResourceTypes.NAMESPACES, null, obj, WriteOptions.DEFAULT);
         }
+        CustomResourceDefinitions.install(store, strategies, clock.now());
         return registry;
     }
 }

@@ -75,15 +75,20 @@ class SwaggerDocumentation {
                 String base = (t.group().isEmpty() ? "/api/v1" : "/apis/" + t.group() + "/" + t.version())
                         + (t.namespaced() ? "/namespaces/{namespace}/" : "/") + t.plural();
                 List<Parameter> scope = t.namespaced() ? List.of(pathParam("namespace")) : List.of();
-                paths.addPathItem(base, new PathItem()
-                        .get(op(tag, "list " + t.plural(), scope).addParametersItem(query("labelSelector"))
-                                .addParametersItem(query("fieldSelector")).addParametersItem(query("limit"))
-                                .addParametersItem(query("continue")).addParametersItem(query("watch"))
-                                .addParametersItem(query("resourceVersion")))
-                        .post(op(tag, "create a " + t.kind(), scope).addParametersItem(query("dryRun"))
-                                .addParametersItem(query("fieldValidation")).requestBody(body(t))));
+                Operation list = op(tag, "list " + t.plural(), scope).addParametersItem(query("labelSelector"))
+                        .addParametersItem(query("fieldSelector")).addParametersItem(query("limit"))
+                        .addParametersItem(query("continue")).addParametersItem(query("watch"))
+                        .addParametersItem(query("resourceVersion"));
                 List<Parameter> named = new java.util.ArrayList<>(scope);
                 named.add(pathParam("name"));
+                if (ResourceTypes.isReadOnly(t)) {
+                    paths.addPathItem(base, new PathItem().get(list));
+                    paths.addPathItem(base + "/{name}", new PathItem().get(op(tag, "read a " + t.kind(), named)));
+                    continue;
+                }
+                paths.addPathItem(base, new PathItem().get(list)
+                        .post(op(tag, "create a " + t.kind(), scope).addParametersItem(query("dryRun"))
+                                .addParametersItem(query("fieldValidation")).requestBody(body(t))));
                 paths.addPathItem(base + "/{name}", new PathItem()
                         .get(op(tag, "read a " + t.kind(), named))
                         .put(op(tag, "replace a " + t.kind(), named).requestBody(body(t)))

@@ -103,8 +103,7 @@ class SelfSubjectReviewController {
     /** The posted review, checked as kube-apiserver checks it: POST only, its own kind, empty metadata. */
     private static ObjectNode read(ResourceType type, HttpServletRequest req, byte[] body) {
         if (!req.getMethod().equals("POST")) {
-            throw new ApiException(405, "MethodNotAllowed",
-                    "the server does not allow this method on the requested resource", null);
+            throw ApiException.methodNotAllowed();
         }
         ObjectNode review = RequestBodies.object(body, req.getContentType());
         String kind = Json.text(review, "kind");

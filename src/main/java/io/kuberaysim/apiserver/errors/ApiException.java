@@ -133,6 +133,16 @@ public final class ApiException extends RuntimeException {
                 + type.groupResource() + "\"", new StatusDetails(null, type.group(), type.plural(), null, List.of(), null));
     }
 
+    /**
+     * A verb the resource does not serve (a write of a read-only resource): kube-apiserver has no route for it, and
+     * its router's 405 carries this message and empty details.
+     */
+    public static ApiException methodNotAllowed() {
+        return new ApiException(405, "MethodNotAllowed",
+                "the server does not allow this method on the requested resource",
+                new StatusDetails(null, null, null, null, List.of(), null));
+    }
+
     public static ApiException unsupportedMediaType(List<String> accepted) {
         return new ApiException(415, "UnsupportedMediaType",
                 "the body of the request was in an unknown format - accepted media types include: "

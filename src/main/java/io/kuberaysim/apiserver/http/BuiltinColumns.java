@@ -157,6 +157,9 @@ final class BuiltinColumns {
             Column.of("Created At", "date", "CreationTimestamp is a timestamp representing the server time when "
                     + "this object was created.", (o, now) -> orEmpty(Json.text(o, "metadata", "creationTimestamp"))));
 
+    /** kube-apiserver's default table for a resource without printer (the CRDs): the name and when it was created. */
+    static final List<Column> CUSTOMRESOURCEDEFINITIONS = ROLES;
+
     static final List<Column> ROLEBINDINGS = List.of(
             Column.of("Role", "string", "RoleRef can reference a Role in the current namespace or a ClusterRole in "
                     + "the global namespace.", (o, now) -> orEmpty(Json.text(o, "roleRef", "kind")) + "/"

@@ -34,6 +34,7 @@ class DiscoveryController {
             "update", "watch");
     private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
     private static final List<String> CREATE_ONLY = List.of("create");
+    private static final List<String> READ_ONLY = List.of("get", "list", "watch");
 
     /**
      * Discovery paths answer with and without a trailing slash: kube-apiserver's router (go-restful 3.11) trims it,
@@ -218,7 +219,7 @@ class DiscoveryController {
     }
 
     private static List<String> verbs(ResourceType t) {
-        return ResourceTypes.isCreateOnly(t) ? CREATE_ONLY : VERBS;
+        return ResourceTypes.isCreateOnly(t) ? CREATE_ONLY : ResourceTypes.isReadOnly(t) ? READ_ONLY : VERBS;
     }
 
     private static ObjectNode gvk(ResourceType t) {

@@ -110,6 +110,9 @@ class OpenApiController {
             java.util.Collections.reverse(labels);
             return String.join(".", labels) + "." + t.version() + "." + t.kind();
         }
+        if (t == ResourceTypes.CUSTOMRESOURCEDEFINITIONS) {
+            return "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition";
+        }
         // Go package names: the group's first label (events.k8s.io -> events, rbac.authorization.k8s.io -> rbac)
         return "io.k8s.api." + (t.group().isEmpty() ? "core" : t.group().split("\\.")[0]) + "." + t.version() + "."
                 + t.kind();
@@ -182,6 +185,10 @@ class OpenApiController {
             return;
         }
         c.set("get", operation(t, "list", false));
+        if (ResourceTypes.isReadOnly(t)) {
+            paths.putObject(item).set("get", operation(t, "get", false));
+            return;
+        }
         c.set("post", operation(t, "post", true));
         c.set("delete", operation(t, "deletecollection", false));
         ObjectNode i = paths.putObject(item);

@@ -1,6 +1,7 @@
 package io.kuberaysim.apiserver.http;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.conversion.VersionConversion;
 import io.kuberaysim.apiserver.errors.ApiException;
 import io.kuberaysim.apiserver.registry.DeleteOptions;
@@ -64,6 +65,18 @@ class ResourceHandler {
     }
 
     /**
+     * The path of a write: a read-only type (the CRDs) has no route for it on kube-apiserver, so it is refused before
+     * the body is read, whatever the body holds.
+     */
+    private static ResourcePath writablePath(HttpServletRequest req) {
+        ResourcePath p = path(req);
+        if (ResourceTypes.isReadOnly(p.type())) {
+            throw ApiException.methodNotAllowed();
+        }
+        return p;
+    }
+
+    /**
      * {@code res} is taken so that Spring MVC leaves the response alone when a watch or a written answer returns
      * nothing; each verb writes its answer through {@link ResponseEntityWriter}.
      */
@@ -116,7 +129,7 @@ class ResourceHandler {
     }
 
     private ResponseEntity<byte[]> createEntity(HttpServletRequest req) {
-        ResourcePath p = path(req);
+        ResourcePath p = writablePath(req);
         if (p.isConnect()) {
             registry.reader().get(p.type(), p.namespace(), p.name()); // a missing Pod is a 404, as on a cluster
             throw noContainers(p);
@@ -144,7 +157,7 @@ class ResourceHandler {
     }
 
     private ResponseEntity<byte[]> updateEntity(HttpServletRequest req) {
-        ResourcePath p = path(req);
+        ResourcePath p = writablePath(req);
         if (p.isCollection() || "log".equals(p.subresource()) || p.isConnect()) {
             throw ApiException.methodNotSupported(p.type(), "update");
         }
@@ -179,7 +192,7 @@ class ResourceHandler {
     }
 
     private ResponseEntity<byte[]> patchEntity(HttpServletRequest req) {
-        ResourcePath p = path(req);
+        ResourcePath p = writablePath(req);
         if (p.isCollection() || "log".equals(p.subresource()) || p.isConnect()) {
             throw ApiException.methodNotSupported(p.type(), "patch");
         }
@@ -222,7 +235,7 @@ class ResourceHandler {
     }
 
     private ResponseEntity<byte[]> deleteEntity(HttpServletRequest req) {
-        ResourcePath p = path(req);
+        ResourcePath p = writablePath(req);
         if (p.subresource() != null) {
             throw ApiException.methodNotSupported(p.type(), "delete");
         }

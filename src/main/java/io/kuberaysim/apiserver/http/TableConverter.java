@@ -1,6 +1,7 @@
 package io.kuberaysim.apiserver.http;
 
 import io.kuberaysim.api.Json;
+import io.kuberaysim.api.PrinterColumns;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.storage.StoredObject;
@@ -46,42 +47,12 @@ class TableConverter {
             + "when this object was created.";
 
     private static final Map<ResourceType, List<Column>> COLUMNS = Map.ofEntries(
-            Map.entry(ResourceTypes.RAYCLUSTERS, List.of(
-                    crdColumn("desired workers", "integer", ".status.desiredWorkerReplicas", 0),
-                    crdColumn("available workers", "integer", ".status.availableWorkerReplicas", 0),
-                    crdColumn("cpus", "string", ".status.desiredCPU", 0),
-                    crdColumn("memory", "string", ".status.desiredMemory", 0),
-                    crdColumn("gpus", "string", ".status.desiredGPU", 0),
-                    crdColumn("tpus", "string", ".status.desiredTPU", 1),
-                    crdColumn("status", "string", ".status.state", 0),
-                    crdAge("age"),
-                    crdColumn("head pod IP", "string", ".status.head.podIP", 1),
-                    crdColumn("head service IP", "string", ".status.head.serviceIP", 1))),
-            Map.entry(ResourceTypes.RAYJOBS, List.of(
-                    crdColumn("job status", "string", ".status.jobStatus", 0),
-                    crdColumn("deployment status", "string", ".status.jobDeploymentStatus", 0),
-                    crdColumn("ray cluster name", "string", ".status.rayClusterName", 0),
-                    crdColumn("start time", "string", ".status.startTime", 0),
-                    crdColumn("end time", "string", ".status.endTime", 0),
-                    crdAge("age"))),
-            Map.entry(ResourceTypes.RAYSERVICES, List.of(
-                    crdColumn("service status", "string", ".status.serviceStatus", 0),
-                    crdColumn("num serve endpoints", "string", ".status.numServeEndpoints", 0))),
-            Map.entry(ResourceTypes.PODLIFECYCLERULES, List.of(
-                    crdColumn("selector", "string", ".spec.selector", 0),
-                    crdColumn("exit code", "integer", ".spec.exitCode", 0),
-                    crdAge("age"))),
-            Map.entry(ResourceTypes.NODELIFECYCLERULES, List.of(
-                    crdColumn("selector", "string", ".spec.selector", 0),
-                    crdAge("age"))),
-            Map.entry(ResourceTypes.FAULTSCHEDULES, List.of(
-                    crdColumn("fault", "string", ".spec.fault.type", 0),
-                    crdColumn("interval", "string", ".spec.interval", 0),
-                    crdColumn("rate per minute", "number", ".spec.ratePerMinute", 0),
-                    crdColumn("selector", "string", ".spec.selector", 0),
-                    crdColumn("injected", "integer", ".status.injected", 0),
-                    crdColumn("suspend", "boolean", ".spec.suspend", 1),
-                    crdAge("age"))),
+            crdColumns(ResourceTypes.RAYCLUSTERS),
+            crdColumns(ResourceTypes.RAYJOBS),
+            crdColumns(ResourceTypes.RAYSERVICES),
+            crdColumns(ResourceTypes.PODLIFECYCLERULES),
+            crdColumns(ResourceTypes.NODELIFECYCLERULES),
+            crdColumns(ResourceTypes.FAULTSCHEDULES),
             Map.entry(ResourceTypes.PODS, BuiltinColumns.PODS),
             Map.entry(ResourceTypes.SERVICES, BuiltinColumns.SERVICES),
             Map.entry(ResourceTypes.JOBS, BuiltinColumns.JOBS),
@@ -93,7 +64,8 @@ class TableConverter {
             Map.entry(ResourceTypes.LEASES, BuiltinColumns.LEASES),
             Map.entry(ResourceTypes.SERVICEACCOUNTS, BuiltinColumns.SERVICEACCOUNTS),
             Map.entry(ResourceTypes.ROLES, BuiltinColumns.ROLES),
-            Map.entry(ResourceTypes.ROLEBINDINGS, BuiltinColumns.ROLEBINDINGS));
+            Map.entry(ResourceTypes.ROLEBINDINGS, BuiltinColumns.ROLEBINDINGS),
+            Map.entry(ResourceTypes.CUSTOMRESOURCEDEFINITIONS, BuiltinColumns.CUSTOMRESOURCEDEFINITIONS));
 
     private final Clock clock;
 
@@ -189,6 +161,14 @@ class TableConverter {
             }
         }
         return row;
+    }
+
+    /** A custom resource's columns as its CRD's additionalPrinterColumns declare them. */
+    private static Map.Entry<ResourceType, List<Column>> crdColumns(ResourceType type) {
+        return Map.entry(type, PrinterColumns.of(type).stream()
+                .map(c -> c.type().equals("date") && c.jsonPath().equals(PrinterColumns.CREATION_TIMESTAMP)
+                        ? crdAge(c.name()) : crdColumn(c.name(), c.type(), c.jsonPath(), c.priority()))
+                .toList());
     }
 
     /** A column as apiextensions-apiserver renders a CRD's additionalPrinterColumns (simple JSONPath). */

@@ -123,6 +123,7 @@ public final class GenericRegistry {
      */
     private WriteResult createFrom(ResourceType type, String namespace, ObjectNode obj, ObjectNode applied,
                                    WriteOptions options) {
+        refuseReadOnly(type);
         ResourceStrategy strategy = strategy(type);
         boolean namedInBody = Json.text(obj, "metadata", "name") != null;
         checkTypeMeta(type, obj);
@@ -326,6 +327,13 @@ public final class GenericRegistry {
         return new java.util.UUID(hi, lo).toString();
     }
 
+    /** A write of a read-only type (the CRDs) is a verb the resource does not serve. */
+    private static void refuseReadOnly(ResourceType type) {
+        if (ResourceTypes.isReadOnly(type)) {
+            throw ApiException.methodNotAllowed();
+        }
+    }
+
     private List<StatusCause> validateMetadata(ResourceStrategy strategy, ObjectNode meta, String name,
                                                String generateName) {
         List<StatusCause> causes = new ArrayList<>();
@@ -361,6 +369,7 @@ public final class GenericRegistry {
 
     private WriteResult update(ResourceType type, String namespace, String name, ObjectNode body, boolean ownBody,
                                boolean status, WriteOptions options) {
+        refuseReadOnly(type);
         ResourceStrategy strategy = strategy(type);
         // only the top level is changed here (type meta first); each attempt's update strategy copies what it takes
         ObjectNode input = body.objectNode().setAll(body);
@@ -397,6 +406,7 @@ public final class GenericRegistry {
     /** PATCH of the main resource or of its status subresource; apply patches create absent objects. */
     public WriteResult patch(ResourceType type, String namespace, String name, PatchType patchType, JsonNode patch,
                              boolean status, WriteOptions options) {
+        refuseReadOnly(type);
         ResourceStrategy strategy = strategy(type);
         MergeKeys mergeKeys = strategy.mergeKeys();
         checkPatch(patchType, patch, options, mergeKeys);
@@ -690,6 +700,7 @@ public final class GenericRegistry {
     // ---------------------------------------------------------------- delete
 
     public DeleteResult delete(ResourceType type, String namespace, String name, DeleteOptions options) {
+        refuseReadOnly(type);
         ResourceStrategy strategy = strategy(type);
         String ns = type.namespaced() ? namespace : null;
         String finalizer = propagationFinalizer(strategy, options);
@@ -808,6 +819,7 @@ public final class GenericRegistry {
     /** Removes every object of a collection matching the selectors; answers the items as they were handled. */
     public List<DeleteResult> deleteCollection(ResourceType type, String namespace, ListOptions listOptions,
                                                DeleteOptions options) {
+        refuseReadOnly(type);
         List<DeleteResult> results = new ArrayList<>();
         for (StoredObject o : reader.list(type, namespace, listOptions).items()) {
             try {
