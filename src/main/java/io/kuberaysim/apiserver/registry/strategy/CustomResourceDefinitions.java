@@ -28,7 +28,7 @@ public final class CustomResourceDefinitions {
 
     /**
      * Stores the definition of every custom resource among {@code strategies} that the store does not hold yet (a
-     * restarted etcd store has them). Written to the store directly: the registry refuses writes of this kind.
+     * restarted or shared etcd store has them). Written to the store directly: the registry refuses writes of this kind.
      * Their uids are derived from their names, so seeded runs draw the same uids for everything else as before.
      */
     public static void install(ObjectStore store, Collection<ResourceStrategy> strategies, Instant now) {
@@ -37,7 +37,11 @@ public final class CustomResourceDefinitions {
             if (!t.isCustomResource() || store.get(ResourceTypes.CUSTOMRESOURCEDEFINITIONS, null, name(t)) != null) {
                 continue;
             }
-            store.create(ResourceTypes.CUSTOMRESOURCEDEFINITIONS, definition(t, s.schema(), now));
+            try {
+                store.create(ResourceTypes.CUSTOMRESOURCEDEFINITIONS, definition(t, s.schema(), now));
+            } catch (ObjectStore.KeyExistsException e) {
+                // another replica starting on the same etcd store wrote it first
+            }
         }
     }
 
