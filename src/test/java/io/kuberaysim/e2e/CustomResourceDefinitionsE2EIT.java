@@ -98,6 +98,10 @@ class CustomResourceDefinitionsE2EIT {
         Kubectl.Result selected = kubectl.run("get", "crds", "--field-selector", "metadata.name=rayjobs.ray.io",
                 "-o", "name");
         assertThat(selected.out().strip()).isEqualTo("customresourcedefinition.apiextensions.k8s.io/rayjobs.ray.io");
+
+        Kubectl.Result explained = kubectl.run("explain", "crd");
+        assertThat(explained.exit()).as(explained.all()).isZero();
+        assertThat(explained.out()).contains("GROUP:      apiextensions.k8s.io", "KIND:       CustomResourceDefinition");
     }
 
     @Test

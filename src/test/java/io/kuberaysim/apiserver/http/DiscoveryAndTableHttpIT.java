@@ -93,7 +93,7 @@ class DiscoveryAndTableHttpIT {
         JsonNode groups = body(get("/apis", null));
         assertThat(groups.get("kind").asString()).isEqualTo("APIGroupList");
         assertThat(groups.get("groups")).extracting(g -> g.get("name").asString()).containsExactly("events.k8s.io",
-                "batch", "coordination.k8s.io", "rbac.authorization.k8s.io", "ray.io", "sim.kuberay.io",
+                "batch", "coordination.k8s.io", "rbac.authorization.k8s.io", "apiextensions.k8s.io", "ray.io", "sim.kuberay.io",
                 "authorization.k8s.io", "authentication.k8s.io");
 
         JsonNode sim = body(get("/apis/sim.kuberay.io/v1alpha1", null));
@@ -127,8 +127,14 @@ class DiscoveryAndTableHttpIT {
     void openApiIndexAndRayDocumentForKubectl() throws Exception {
         JsonNode index = body(get("/openapi/v3", null));
         assertThat(index.get("paths").propertyNames()).containsExactlyInAnyOrder("api/v1", "apis/events.k8s.io/v1",
-                "apis/batch/v1", "apis/coordination.k8s.io/v1", "apis/rbac.authorization.k8s.io/v1", "apis/ray.io/v1",
-                "apis/sim.kuberay.io/v1alpha1", "apis/authorization.k8s.io/v1", "apis/authentication.k8s.io/v1");
+                "apis/batch/v1", "apis/coordination.k8s.io/v1", "apis/rbac.authorization.k8s.io/v1",
+                "apis/apiextensions.k8s.io/v1", "apis/ray.io/v1", "apis/sim.kuberay.io/v1alpha1",
+                "apis/authorization.k8s.io/v1", "apis/authentication.k8s.io/v1");
+        // the CRDs are read-only: their document has the read operations alone
+        JsonNode crds = body(get(index.at("/paths/apis~1apiextensions.k8s.io~1v1/serverRelativeURL").asString(), null));
+        assertThat(crds.get("paths").properties()).extracting(p -> p.getKey() + " " + p.getValue().propertyNames())
+                .containsExactly("/apis/apiextensions.k8s.io/v1/customresourcedefinitions [get]",
+                        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name} [get]");
         String url = index.at("/paths/apis~1ray.io~1v1/serverRelativeURL").asString();
         assertThat(url).startsWith("/openapi/v3/apis/ray.io/v1?hash=");
 
