@@ -10,6 +10,7 @@ import io.kuberaysim.apiserver.registry.GenericRegistry;
 import io.kuberaysim.apiserver.registry.ListOptions;
 import io.kuberaysim.apiserver.registry.ListResult;
 import io.kuberaysim.apiserver.registry.PatchType;
+import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.registry.WriteOptions;
 import io.kuberaysim.apiserver.registry.WriteResult;
 import io.kuberaysim.apiserver.storage.StoredObject;
@@ -246,20 +247,22 @@ class ResourceHandler {
         if (conversion.isPresent()) {
             return converted.delete(conversion.get(), p, options, req);
         }
+        ResourceStrategy strategy = registry.strategy(p.type());
+        List<String> warnings = strategy.deleteWarnings(options);
         if (p.isCollection()) {
             List<DeleteResult> results = registry.deleteCollection(p.type(), p.namespace(), QueryOptions.list(req),
                     options);
             List<StoredObject> items = results.stream().map(DeleteResult::object).toList();
             return json(HttpStatus.OK, ListEncoder.encode(p.type(), items, registry.store().revision(), null, null),
-                    List.of());
+                    warnings);
         }
         DeleteResult r = registry.delete(p.type(), p.namespace(), p.name(), options);
-        if (r.gone() && !registry.strategy(p.type()).returnDeletedObject()) {
+        if (r.gone() && !strategy.returnDeletedObject()) {
             ObjectNode status = StatusBodies.deleted(r.object().name(), p.type().group(), p.type().plural(),
                     r.object().uid());
-            return json(HttpStatus.OK, Json.MAPPER.writeValueAsBytes(status), List.of());
+            return json(HttpStatus.OK, Json.MAPPER.writeValueAsBytes(status), warnings);
         }
-        return json(HttpStatus.OK, r.object().json(), List.of());
+        return json(HttpStatus.OK, r.object().json(), warnings);
     }
 
     private static ResponseEntity<byte[]> written(WriteResult r, HttpStatus status, List<String> decodingWarnings) {

@@ -102,9 +102,18 @@ public interface ResourceStrategy {
         return !type().isCustomResource();
     }
 
-    /** DELETE answers the deleted object for built-ins, a Success Status for custom resources. */
+    /**
+     * Whether a DELETE that removed the object answers the object (kube-apiserver's {@code ReturnDeletedObject}:
+     * Pods, Services, Namespaces, ServiceAccounts) rather than a Success Status naming it (every other kind,
+     * custom resources included).
+     */
     default boolean returnDeletedObject() {
-        return !type().isCustomResource();
+        return false;
+    }
+
+    /** Warnings a DELETE of one object or of a collection answers with, given its options. */
+    default List<String> deleteWarnings(DeleteOptions options) {
+        return List.of();
     }
 
     /** Policy used when a DELETE names none. */

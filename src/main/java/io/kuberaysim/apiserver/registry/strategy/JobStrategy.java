@@ -5,6 +5,7 @@ import io.kuberaysim.api.Json;
 import io.kuberaysim.api.ResourceType;
 import io.kuberaysim.api.ResourceTypes;
 import io.kuberaysim.apiserver.errors.StatusCause;
+import io.kuberaysim.apiserver.registry.DeleteOptions;
 import io.kuberaysim.apiserver.registry.ResourceStrategy;
 import io.kuberaysim.apiserver.registry.SelectableFields;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +35,16 @@ public final class JobStrategy implements ResourceStrategy {
     @Override
     public String defaultPropagationPolicy() {
         return "Orphan";
+    }
+
+    /** kube-apiserver's Job REST warns a DELETE that leaves the Pods to the orphaning default. */
+    @Override
+    public List<String> deleteWarnings(DeleteOptions options) {
+        if (options.propagationPolicy() != null || options.orphanDependents() != null) {
+            return List.of();
+        }
+        return List.of("child pods are preserved by default when jobs are deleted; set propagationPolicy=Background"
+                + " to remove them or set propagationPolicy=Orphan to suppress this warning");
     }
 
     @Override

@@ -40,6 +40,12 @@ public final class NamespaceStrategy implements ResourceStrategy {
         return false;
     }
 
+    /** kube-apiserver's store for this kind sets ReturnDeletedObject: a DELETE answers the object. */
+    @Override
+    public boolean returnDeletedObject() {
+        return true;
+    }
+
     @Override
     public void prepareForCreate(ObjectNode object, Instant now) {
         Json.child(object, "spec").putArray("finalizers").add("kubernetes");

@@ -71,6 +71,12 @@ public final class PodStrategy implements ResourceStrategy {
         return false;
     }
 
+    /** kube-apiserver's store for this kind sets ReturnDeletedObject: a DELETE answers the object. */
+    @Override
+    public boolean returnDeletedObject() {
+        return true;
+    }
+
     @Override
     public void prepareForCreate(ObjectNode object, Instant now) {
         PodTemplateRules.applyDefaults(Json.child(object, "spec"));

@@ -18,4 +18,10 @@ public final class ServiceAccountStrategy implements ResourceStrategy {
     public boolean tracksGeneration() {
         return false;
     }
+
+    /** kube-apiserver's store for this kind sets ReturnDeletedObject: a DELETE answers the object. */
+    @Override
+    public boolean returnDeletedObject() {
+        return true;
+    }
 }

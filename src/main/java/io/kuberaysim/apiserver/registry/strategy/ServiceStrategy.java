@@ -46,6 +46,12 @@ public final class ServiceStrategy implements ResourceStrategy {
         return false;
     }
 
+    /** kube-apiserver's store for this kind sets ReturnDeletedObject: a DELETE answers the object. */
+    @Override
+    public boolean returnDeletedObject() {
+        return true;
+    }
+
     @Override
     public void prepareForCreate(ObjectNode object, Instant now) {
         ObjectNode spec = Json.child(object, "spec");
