@@ -3,8 +3,6 @@ package io.kuberaysim.apiserver.validation;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.MicroTime;
-import io.fabric8.kubernetes.api.model.MicroTimeSerDes;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.AnnotationIntrospector;
@@ -291,8 +289,8 @@ abstract sealed class DecodableShape {
             MapDeserializer m = (MapDeserializer) deser;
             return new MapShape(mapper, m.getContentType(), m.getContentDeserializer());
         }
-        if (raw == MicroTime.class && d == MicroTimeSerDes.Deserializer.class) {
-            return Scalar.STRING; // fabric8's deserializer keeps a string's text as it is (others: Jackson decides)
+        if (d == TypedDecoding.StrictMicroTimeDeserializer.class) {
+            return Scalar.MICRO_TIME;
         }
         if (raw == IntOrString.class && (d == BeanDeserializer.class || d == UnresolvedBean.class)) {
             return Scalar.INT_OR_STRING; // built by its delegating creator from an int or a string, nothing else
@@ -301,7 +299,7 @@ abstract sealed class DecodableShape {
             return BeanShape.of(mapper, raw, (BeanDeserializer) deser);
         }
         if (!contextual(d) && d == mapper._deserializationContext().findRootValueDeserializer(type).getClass()) {
-            return new Isolated(type); // a type's own deserializer, the same for every property (MicroTime)
+            return new Isolated(type); // a type's own deserializer, the same for every property
         }
         return Unknown.INSTANCE;
     }
@@ -350,6 +348,7 @@ abstract sealed class DecodableShape {
         static final Scalar ANY = new Scalar(6);
         static final Scalar STRING_LIST = new Scalar(7);
         static final Scalar INT_OR_STRING = new Scalar(8);
+        static final Scalar MICRO_TIME = new Scalar(9);
 
         private final int kind;
 
@@ -371,6 +370,7 @@ abstract sealed class DecodableShape {
                 case 5 -> node.isString() && QuantityFormat.error(node.asString().trim()) == null;
                 case 7 -> strings(node);
                 case 8 -> node.isInt() || node.isString();
+                case 9 -> node.isString() && TypedDecoding.microTimeError(node) == null;
                 default -> true;
             };
         }

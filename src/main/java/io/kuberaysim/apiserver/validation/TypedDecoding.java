@@ -2,6 +2,7 @@ package io.kuberaysim.apiserver.validation;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.Quantity;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -19,6 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.lang.reflect.Field;
 import java.math.BigDecimal;
+import java.time.ZonedDateTime;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -85,7 +87,8 @@ public final class TypedDecoding {
                         c.setCoercion(shape, CoercionAction.Fail);
                     }
                 })
-                .addMixIn(Quantity.class, StrictQuantity.class);
+                .addMixIn(Quantity.class, StrictQuantity.class)
+                .addMixIn(MicroTime.class, StrictMicroTime.class);
     }
 
     /** Whether {@code tree} decodes into {@code model}; the first mismatch if not. */
@@ -217,8 +220,12 @@ public final class TypedDecoding {
             }
         }
         String goMessage;
+        // metav1.MicroTime (fabric8: MicroTime, or a ZonedDateTime with a format) decodes itself: Go's own words
+        String microTime = raw == MicroTime.class || raw == ZonedDateTime.class ? microTimeError(node) : null;
         if (quantity) {
             goMessage = e.getOriginalMessage();
+        } else if (microTime != null) {
+            goMessage = microTime;
         } else {
             String goType = struct == null ? null : NAMED_TYPES.get(struct + "." + last(goFields));
             if (goType == null) {
@@ -232,6 +239,17 @@ public final class TypedDecoding {
         }
         boolean malformedQuantity = quantity && node != null && (node.isString() || node.isNumber());
         return new Mismatch(goMessage, fieldPath, node, schemaType(raw), malformedQuantity, rangeError);
+    }
+
+    /** metav1.MicroTime's {@code UnmarshalJSON} error for a value, or null when it decodes. */
+    static String microTimeError(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isString()) {
+            return "json: cannot unmarshal " + goValue(node, false) + " into Go value of type string";
+        }
+        return GoTimeParse.error(node.asString(), GoTimeParse.RFC3339_MICRO);
     }
 
     private static String last(List<String> names) {
@@ -338,6 +356,23 @@ public final class TypedDecoding {
             }
         }
         return out;
+    }
+
+    /** MicroTimes are parsed as they are decoded, as Go's {@code MicroTime.UnmarshalJSON} does; the text is kept. */
+    @JsonDeserialize(using = StrictMicroTimeDeserializer.class)
+    abstract static class StrictMicroTime {
+    }
+
+    static final class StrictMicroTimeDeserializer extends ValueDeserializer<MicroTime> {
+        @Override
+        public MicroTime deserialize(JsonParser p, DeserializationContext ctxt) {
+            JsonNode node = ctxt.readTree(p);
+            String error = microTimeError(node);
+            if (error != null) {
+                return ctxt.reportInputMismatch(MicroTime.class, error);
+            }
+            return new MicroTime(node.asString());
+        }
     }
 
     /** Quantities are checked as they are decoded, as Go's {@code Quantity.UnmarshalJSON} does. */
