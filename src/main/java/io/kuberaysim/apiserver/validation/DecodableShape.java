@@ -289,7 +289,8 @@ abstract sealed class DecodableShape {
             MapDeserializer m = (MapDeserializer) deser;
             return new MapShape(mapper, m.getContentType(), m.getContentDeserializer());
         }
-        if (d == TypedDecoding.StrictMicroTimeDeserializer.class) {
+        if (d == TypedDecoding.StrictMicroTimeDeserializer.class
+                || d == TypedDecoding.StrictZonedMicroTimeDeserializer.class) {
             return Scalar.MICRO_TIME;
         }
         if (raw == IntOrString.class && (d == BeanDeserializer.class || d == UnresolvedBean.class)) {

@@ -21,6 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
 import java.lang.reflect.Field;
 import java.math.BigDecimal;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -88,7 +89,8 @@ public final class TypedDecoding {
                     }
                 })
                 .addMixIn(Quantity.class, StrictQuantity.class)
-                .addMixIn(MicroTime.class, StrictMicroTime.class);
+                .addMixIn(MicroTime.class, StrictMicroTime.class)
+                .addMixIn(ZonedDateTime.class, StrictZonedMicroTime.class);
     }
 
     /** Whether {@code tree} decodes into {@code model}; the first mismatch if not. */
@@ -372,6 +374,26 @@ public final class TypedDecoding {
                 return ctxt.reportInputMismatch(MicroTime.class, error);
             }
             return new MicroTime(node.asString());
+        }
+    }
+
+    /**
+     * fabric8 types a Lease's MicroTimes as {@code ZonedDateTime} with a pattern that wants a literal {@code Z}; Go's
+     * {@code MicroTime.UnmarshalJSON} takes any offset ({@code +01:00}), so they are parsed as Go parses them.
+     */
+    @JsonDeserialize(using = StrictZonedMicroTimeDeserializer.class)
+    abstract static class StrictZonedMicroTime {
+    }
+
+    static final class StrictZonedMicroTimeDeserializer extends ValueDeserializer<ZonedDateTime> {
+        @Override
+        public ZonedDateTime deserialize(JsonParser p, DeserializationContext ctxt) {
+            JsonNode node = ctxt.readTree(p);
+            String error = microTimeError(node);
+            if (error != null) {
+                return ctxt.reportInputMismatch(ZonedDateTime.class, error);
+            }
+            return ZonedDateTime.parse(node.asString(), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         }
     }
 

@@ -60,6 +60,25 @@ class MicroTimeHttpIT {
     }
 
     @Test
+    void aLeaseTimeWithANumericOffsetIsTakenAsGoTakesIt() throws Exception {
+        String lease = """
+                {"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"%s"},
+                 "spec":{"holderIdentity":"a","renewTime":"%s"}}""";
+
+        MvcResult east = send(post(LEASES), lease.formatted("east", "2026-12-02T23:13:44.231332+01:00"));
+        MvcResult west = send(post(LEASES), lease.formatted("west", "2026-12-02T17:43:44.231332-05:30"));
+        MvcResult shortOffset = send(post(LEASES), lease.formatted("short", "2026-12-02T23:13:44.231332+01"));
+
+        assertThat(east.getResponse().getStatus()).as(east.getResponse().getContentAsString()).isEqualTo(201);
+        assertThat(body(east).at("/spec/renewTime").asString()).isEqualTo("2026-12-02T23:13:44.231332+01:00");
+        assertThat(west.getResponse().getStatus()).as(west.getResponse().getContentAsString()).isEqualTo(201);
+        assertThat(shortOffset.getResponse().getStatus()).isEqualTo(400);
+        assertThat(body(shortOffset).get("message").asString()).startsWith("Lease in version \"v1\" cannot be "
+                + "handled as a Lease: parsing time \"2026-12-02T23:13:44.231332+01\" as "
+                + "\"2006-01-02T15:04:05.000000Z07:00\": cannot parse \"+01\" as \"Z07:00\"");
+    }
+
+    @Test
     void anEventTimeIsParsedAsAMicroTime() throws Exception {
         String event = """
                 {"metadata":{"name":"%s"},"involvedObject":{"kind":"Pod","namespace":"default","name":"p"},
