@@ -368,12 +368,7 @@ public final class TypedDecoding {
     static final class StrictMicroTimeDeserializer extends ValueDeserializer<MicroTime> {
         @Override
         public MicroTime deserialize(JsonParser p, DeserializationContext ctxt) {
-            JsonNode node = ctxt.readTree(p);
-            String error = microTimeError(node);
-            if (error != null) {
-                return ctxt.reportInputMismatch(MicroTime.class, error);
-            }
-            return new MicroTime(node.asString());
+            return new MicroTime(microTimeText(p, ctxt, MicroTime.class));
         }
     }
 
@@ -388,13 +383,19 @@ public final class TypedDecoding {
     static final class StrictZonedMicroTimeDeserializer extends ValueDeserializer<ZonedDateTime> {
         @Override
         public ZonedDateTime deserialize(JsonParser p, DeserializationContext ctxt) {
-            JsonNode node = ctxt.readTree(p);
-            String error = microTimeError(node);
-            if (error != null) {
-                return ctxt.reportInputMismatch(ZonedDateTime.class, error);
-            }
-            return ZonedDateTime.parse(node.asString(), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            return ZonedDateTime.parse(microTimeText(p, ctxt, ZonedDateTime.class),
+                    DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         }
+    }
+
+    /** The text of the MicroTime being decoded into {@code target}, refused in Go's words when Go would refuse it. */
+    private static String microTimeText(JsonParser p, DeserializationContext ctxt, Class<?> target) {
+        JsonNode node = ctxt.readTree(p);
+        String error = microTimeError(node);
+        if (error != null) {
+            ctxt.reportInputMismatch(target, error);
+        }
+        return node.asString();
     }
 
     /** Quantities are checked as they are decoded, as Go's {@code Quantity.UnmarshalJSON} does. */
