@@ -41,8 +41,8 @@ public final class ControllerManager implements AutoCloseable {
     private final ControllerMetrics metrics;
     private final Map<ResourceType, SharedInformer> informers = new LinkedHashMap<>(); // guarded by this
     private final List<Controller> controllers = new ArrayList<>(); // guarded by this
-    private final Map<String, EventRecorder> recorders = new ConcurrentHashMap<>();
-    private final Map<String, EventRecorder> legacyRecorders = new ConcurrentHashMap<>();
+    private final Map<RecorderKey, EventRecorder> recorders = new ConcurrentHashMap<>();
+    private final Map<RecorderKey, EventRecorder> legacyRecorders = new ConcurrentHashMap<>();
     private final AtomicLong eventSuffix = new AtomicLong();
     private boolean started; // guarded by this
     private boolean closed; // guarded by this
@@ -100,7 +100,7 @@ public final class ControllerManager implements AutoCloseable {
      * {@code kube-scheduler}), not the operator.
      */
     public EventRecorder eventRecorder(String component, String fieldManager) {
-        return recorders.computeIfAbsent(component + "\n" + fieldManager,
+        return recorders.computeIfAbsent(new RecorderKey(component, fieldManager),
                 k -> new EventsV1Recorder(writer(fieldManager), clock, component, eventSuffix));
     }
 
@@ -117,8 +117,12 @@ public final class ControllerManager implements AutoCloseable {
      * {@code kubelet}, kube-controller-manager's controllers' as {@code kube-controller-manager}).
      */
     public EventRecorder legacyEventRecorder(String component, String fieldManager) {
-        return legacyRecorders.computeIfAbsent(component + "\n" + fieldManager,
+        return legacyRecorders.computeIfAbsent(new RecorderKey(component, fieldManager),
                 k -> new KubeEventRecorder(writer(fieldManager), clock, component, eventSuffix));
+    }
+
+    /** One recorder per component and the field manager its Events are written as. */
+    private record RecorderKey(String component, String fieldManager) {
     }
 
     private KubeClient writer(String fieldManager) {
